@@ -1,0 +1,113 @@
+/**
+ * The one API between the renderer and the main process. The Electron preload, the IPC handlers, the
+ * `retrace serve` WebSocket host and the renderer's client are all derived from this file, so they cannot drift.
+ *
+ * Adding a feature = one entry in `requestSchemas`, one method in `RetraceApi`, one method on the service.
+ */
+import { z } from 'zod';
+import type { Result } from './result';
+import type {
+  DiffSummary,
+  FileContents,
+  Message,
+  RestoreResult,
+  RetraceEvent,
+  SessionSummary,
+  TimelinePage,
+  UndoResult,
+  WorkspaceInfo,
+  WorkspaceStatus,
+} from './model';
+
+const workspaceId = z.string().regex(/^[A-Za-z0-9._-]{1,200}$/, 'not a workspace id');
+const sessionId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'not a session id');
+/** A checkpoint: full hash, unique prefix of 7+ hex digits, or a message id. */
+const checkpointSpec = z.string().min(1).max(200);
+const hashOrNull = z.string().regex(/^[0-9a-f]{40}$/).nullable();
+const side = z.union([z.string().regex(/^[0-9a-f]{40}$/), z.literal('working')]);
+/** Workspace-relative, '/'-separated; rejected by the service if it is absolute or has a `..` segment. */
+const relPath = z.string().min(1).max(4096);
+
+export const requestSchemas = {
+  /** What the window was opened for, and what the host can do. */
+  init: z.object({}),
+  openWorkspace: z.object({ path: z.string().min(1).max(4096) }),
+  /** Native folder dialog; E_UNSUPPORTED under `retrace serve`. */
+  pickFolder: z.object({}),
+  recentWorkspaces: z.object({}),
+  listSessions: z.object({ workspace: workspaceId }),
+  timeline: z.object({
+    workspace: workspaceId,
+    session: sessionId,
+    includeHidden: z.boolean().default(false),
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(5000).default(500),
+  }),
+  message: z.object({ workspace: workspaceId, session: sessionId, id: z.string().min(1).max(200) }),
+  diffSummary: z.object({ workspace: workspaceId, from: hashOrNull, to: side }),
+  fileContents: z.object({
+    workspace: workspaceId,
+    from: hashOrNull,
+    to: side,
+    path: relPath,
+    oldPath: relPath.optional(),
+  }),
+  previewRestore: z.object({ workspace: workspaceId, target: checkpointSpec, paths: z.array(relPath).optional() }),
+  restore: z.object({
+    workspace: workspaceId,
+    target: checkpointSpec,
+    mode: z.enum(['code', 'conversation', 'both']),
+    paths: z.array(relPath).optional(),
+  }),
+  undo: z.object({ workspace: workspaceId }),
+  status: z.object({ workspace: workspaceId }),
+} as const;
+
+export type ApiMethod = keyof typeof requestSchemas;
+export type ApiRequest<M extends ApiMethod> = z.input<(typeof requestSchemas)[M]>;
+/** The request after validation (defaults filled in). */
+export type ApiParsedRequest<M extends ApiMethod> = z.output<(typeof requestSchemas)[M]>;
+
+export interface InitInfo {
+  host: 'electron' | 'serve';
+  /** The folder this window was opened for, if any. */
+  workspace: WorkspaceInfo | null;
+  /** Set when the folder given on the command line could not be opened. */
+  openError?: { code: string; message: string };
+  platform: string;
+}
+
+export interface ApiResults {
+  init: InitInfo;
+  openWorkspace: WorkspaceInfo;
+  pickFolder: string | null;
+  recentWorkspaces: string[];
+  listSessions: SessionSummary[];
+  timeline: TimelinePage;
+  message: Message;
+  diffSummary: DiffSummary;
+  fileContents: FileContents;
+  previewRestore: RestoreResult;
+  restore: RestoreResult;
+  undo: UndoResult;
+  status: WorkspaceStatus;
+}
+
+/** What the renderer sees (window.retrace in Electron, a WebSocket client under serve). */
+export type RetraceApi = {
+  [M in ApiMethod]: (req: ApiRequest<M>) => Promise<Result<ApiResults[M]>>;
+} & {
+  /** Push events from the main process. Returns an unsubscribe function. */
+  onEvent(listener: (event: RetraceEvent) => void): () => void;
+};
+
+/** The main-process side: receives validated requests, may throw RetraceError (the host wraps it in a Result). */
+export type RetraceHandlers = {
+  [M in ApiMethod]: (req: ApiParsedRequest<M>) => Promise<ApiResults[M]>;
+};
+
+export const API_METHODS = Object.keys(requestSchemas) as ApiMethod[];
+
+/** IPC channel names, one per method (never a generic channel). */
+export const ipcChannel = (method: ApiMethod): string => `retrace:${method}`;
+export const EVENT_CHANNEL = 'retrace:event';

@@ -1,0 +1,58 @@
+/**
+ * Error codes shared by the engine, the CLI, IPC and the serve host.
+ * A code is part of the public contract (CLI.md): add codes, never rename them.
+ */
+export const ERROR_CODES = [
+  'E_USAGE', // unknown command or flag, missing or malformed argument
+  'E_INVALID_INPUT', // a well-formed request whose values are not acceptable (bad id, `..` in a path)
+  'E_NOT_FOUND', // the workspace folder does not exist
+  'E_NOT_A_DIRECTORY', // the workspace path is a file
+  'E_PROTECTED_DIR', // home, Desktop/Documents/Downloads, the filesystem root, the data directory
+  'E_PATH_OUTSIDE_WORKSPACE', // a file path that escapes the workspace
+  'E_UNKNOWN_CHECKPOINT',
+  'E_AMBIGUOUS', // a hash prefix that names more than one checkpoint
+  'E_UNKNOWN_SESSION',
+  'E_UNKNOWN_MESSAGE',
+  'E_LOCKED', // another writer held the workspace lock for longer than the bounded wait
+  'E_GIT_MISSING',
+  'E_GIT', // git failed in a way we did not expect; the message carries git's own words
+  'E_UNREADABLE', // a file or folder of the workspace cannot be read
+  'E_DATA_DIR', // the data directory cannot be created or written
+  'E_CORRUPT', // the shadow repository or a log is damaged beyond automatic repair
+  'E_NOTHING_TO_UNDO',
+  'E_UNSUPPORTED', // not available on this host (e.g. a native folder dialog under `retrace serve`)
+  'E_IMPORT', // an import source that cannot be read at all
+  'E_INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorInfo {
+  code: ErrorCode;
+  message: string;
+}
+
+/** The one error type the engine throws on purpose. Anything else is a bug and maps to E_INTERNAL. */
+export class RetraceError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RetraceError';
+    this.code = code;
+  }
+}
+
+export function isRetraceError(e: unknown): e is RetraceError {
+  return e instanceof RetraceError;
+}
+
+/** Map any thrown value to the wire form. Messages stay one line. */
+export function toErrorInfo(e: unknown): ErrorInfo {
+  if (isRetraceError(e)) return { code: e.code, message: oneLine(e.message) };
+  const message = e instanceof Error ? e.message : String(e);
+  return { code: 'E_INTERNAL', message: oneLine(message) };
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ').trim();
+}

@@ -1,0 +1,189 @@
+/**
+ * The data model every side shares. Plain JSON-serialisable types only; imports nothing.
+ * Field names follow CLI.md, whose JSON shapes are a public contract.
+ */
+
+export type Role = 'user' | 'assistant' | 'tool' | 'system';
+export const ROLES: readonly Role[] = ['user', 'assistant', 'tool', 'system'];
+
+/** A 40-hex commit id of the shadow repository. */
+export type Hash = string;
+
+/** "working" names the files as they are on disk now. */
+export type DiffSide = Hash | 'working';
+
+export interface WorkspaceInfo {
+  /** Collision-resistant id derived from the real path. */
+  id: string;
+  /** Real, absolute path of the folder. */
+  root: string;
+  /** Folder name, for titles. */
+  name: string;
+}
+
+export interface CheckpointStats {
+  /** Files changed relative to the previous checkpoint. */
+  files: number;
+  insertions: number;
+  deletions: number;
+}
+
+export interface ChangeCounts {
+  added: number;
+  modified: number;
+  deleted: number;
+}
+
+/** A file the snapshot saw but did not store. */
+export interface NotCaptured {
+  path: string;
+  reason: 'too-large' | 'unreadable' | 'vanished';
+  size?: number;
+}
+
+export interface Message {
+  id: string;
+  /** ISO 8601. */
+  ts: string;
+  role: Role;
+  text: string;
+  /** Commit hash of the checkpoint this message carries, or null. */
+  hash: Hash | null;
+  /** True when a conversation restore rewound past this message. */
+  hidden: boolean;
+  /** For checkpoint messages: what changed since the previous checkpoint. */
+  stats?: CheckpointStats;
+  /** Importers and hooks may say more (tool name, file, command, reconstruction notes). */
+  meta?: MessageMeta;
+}
+
+export interface MessageMeta {
+  tool?: string;
+  file?: string;
+  command?: string;
+  /** Source-specific id (Claude Code uuid, Cline ts). */
+  sourceId?: string;
+  /** For imported checkpoints: which files were rebuilt from the transcript and which could not be. */
+  reconstructed?: { files: string[]; missing: string[] };
+  /** The checkpoint exists in the source but could not be brought in (e.g. Cline repo missing). */
+  checkpointUnavailable?: boolean;
+  notCaptured?: NotCaptured[];
+}
+
+export type SessionSource = 'cli' | 'claude-code' | 'cline' | 'demo';
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  source: SessionSource;
+  createdAt: string;
+  updatedAt: string;
+  /** Visible messages. */
+  messages: number;
+  /** Visible checkpoint messages. */
+  checkpoints: number;
+}
+
+export type FileStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'type-changed';
+
+export interface FileChange {
+  path: string;
+  oldPath?: string;
+  status: FileStatus;
+  binary: boolean;
+  insertions: number;
+  deletions: number;
+}
+
+export interface DiffSummary {
+  /** null: the empty tree (a session's first checkpoint compared with nothing). */
+  from: Hash | null;
+  to: DiffSide;
+  files: FileChange[];
+}
+
+export interface FileContents {
+  path: string;
+  binary: boolean;
+  /** null where the file does not exist on that side, or is binary / too large to inline. */
+  before: string | null;
+  after: string | null;
+  /** Set when a side is larger than the inline limit; the UI shows a notice instead of the editor. */
+  tooLarge?: boolean;
+}
+
+export type RestoreMode = 'code' | 'conversation' | 'both';
+
+export interface RestoreTarget {
+  hash: Hash;
+  message: string;
+  session: string;
+}
+
+export interface RestoreResult {
+  restore: string;
+  mode: RestoreMode;
+  target: RestoreTarget;
+  /** Safety checkpoint of the state before the restore (null for conversation-only and dry runs). */
+  safety: Hash | null;
+  /** Paths written or deleted (or, for a dry run, that would be). */
+  changed: string[];
+  /** Messages hidden by the conversation part. */
+  hidden: number;
+  dryRun: boolean;
+  /** Claude Code sessions: the forked transcript's resume command. */
+  resume?: { sessionId: string; command: string; transcript: string };
+}
+
+export interface UndoResult {
+  undone: string;
+  restore: string;
+  changed: string[];
+}
+
+export interface RecoveryReport {
+  ts: string;
+  kind: 'restore-rolled-back' | 'checkpoint-ref-repaired' | 'stale-lock-removed' | 'git-lock-removed' | 'repository-repaired' | 'log-repaired';
+  detail: string;
+}
+
+export interface LastRestore {
+  restore: string;
+  mode: RestoreMode;
+  ts: string;
+  target: RestoreTarget;
+  undoOf?: string;
+}
+
+export interface WorkspaceStatus {
+  workspace: string;
+  sessions: number;
+  checkpoints: number;
+  storageBytes: number;
+  canUndo: boolean;
+  lastRestore: LastRestore | null;
+  recovered: RecoveryReport[];
+}
+
+export interface CheckpointRef {
+  /** Index of the message in the full (visible or all) list the page was cut from. */
+  index: number;
+  messageId: string;
+  hash: Hash;
+}
+
+export interface TimelinePage {
+  session: string;
+  /** Number of messages in the list (visible, or all with includeHidden). */
+  total: number;
+  offset: number;
+  messages: Message[];
+  /** Every checkpoint of the list, in order, for the scrubber (not only those of the page). */
+  checkpoints: CheckpointRef[];
+}
+
+export type RetraceEvent =
+  | { type: 'sessions-changed'; workspace: string }
+  | { type: 'messages-appended'; workspace: string; session: string }
+  | { type: 'files-changed'; workspace: string }
+  | { type: 'restored'; workspace: string; restore: string };
