@@ -1,0 +1,17 @@
+import { RetraceError } from '../../../shared/errors';
+import { GitError } from './errors';
+import { execGit } from './exec';
+
+/** The installed git's version ("2.39.5"); E_GIT_MISSING when there is none on PATH. */
+export async function checkGit(env?: NodeJS.ProcessEnv): Promise<string> {
+  try {
+    const { stdout } = await execGit(['--version'], env ? { env } : {});
+    const m = /git version (\S+)/.exec(stdout.toString('utf8'));
+    if (!m?.[1]) throw new RetraceError('E_GIT_MISSING', `unexpected output from git --version`);
+    return m[1];
+  } catch (e) {
+    if (e instanceof GitError && e.kind === 'git-missing')
+      throw new RetraceError('E_GIT_MISSING', 'git is not installed or not on PATH');
+    throw e;
+  }
+}

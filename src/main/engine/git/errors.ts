@@ -1,0 +1,78 @@
+import { RetraceError } from '../../../shared/errors';
+
+/** What went wrong in one git call, classified from git's own words. */
+export type GitErrorKind =
+  | 'git-missing' // the binary is not on PATH
+  | 'index-locked' // <git-dir>/index.lock exists
+  | 'ref-locked' // a ref's .lock exists
+  | 'ref-mismatch' // update-ref's expected old value did not match
+  | 'bad-object' // an object id that does not exist / is not the right type
+  | 'unreadable' // a work-tree file git could not open
+  | 'corrupt' // the repository's files are damaged
+  | 'failed'; // anything else: git's message is kept
+
+export class GitError extends Error {
+  constructor(
+    readonly kind: GitErrorKind,
+    message: string,
+    readonly args: readonly string[],
+    readonly exitCode: number | null,
+    readonly stderr: string,
+    /** For 'unreadable': the work-tree path git named. */
+    readonly path?: string,
+  ) {
+    super(message);
+    this.name = 'GitError';
+  }
+}
+
+export function classifyGitFailure(args: readonly string[], exitCode: number | null, stderr: string): GitError {
+  const text = stderr.trim();
+  const first = text.split('\n').find((l) => /^(fatal|error):/.test(l)) ?? text.split('\n')[0] ?? '';
+  const message = `git ${args.find((a) => !a.startsWith('-')) ?? ''} failed: ${first || `exit ${exitCode}`}`;
+  let kind: GitErrorKind = 'failed';
+  let path: string | undefined;
+  const unreadable = /(?:open|read|readlink|lstat|stat|opendir)\("(.*)"\): Permission denied/.exec(text);
+  if (/index\.lock': File exists/.test(text)) kind = 'index-locked';
+  else if (/cannot lock ref .*but expected|is at [0-9a-f]+ but expected|reference already exists/.test(text))
+    kind = 'ref-mismatch';
+  else if (/\.lock': File exists|cannot lock ref/.test(text)) kind = 'ref-locked';
+  else if (unreadable) {
+    kind = 'unreadable';
+    path = unreadable[1];
+  } else if (/Permission denied/.test(text)) kind = 'unreadable';
+  else if (
+    /index file corrupt|bad signature|loose object .* is corrupt|object file .* is empty|bad tree object|packfile .* does not match/.test(
+      text,
+    )
+  )
+    kind = 'corrupt';
+  else if (
+    /[Nn]ot a valid object name|bad object|unknown revision|not a tree object|not a valid (?:commit|tree)|Not a valid object|ambiguous argument|invalid object|Needed a single revision/.test(
+      text,
+    )
+  )
+    kind = 'bad-object';
+  return new GitError(kind, message, args, exitCode, stderr, path);
+}
+
+/** The RetraceError a caller shows for a git failure it did not handle itself. */
+export function toRetraceError(e: unknown): RetraceError {
+  if (e instanceof RetraceError) return e;
+  if (!(e instanceof GitError)) return new RetraceError('E_INTERNAL', (e as Error)?.message ?? String(e), { cause: e });
+  switch (e.kind) {
+    case 'git-missing':
+      return new RetraceError('E_GIT_MISSING', 'git is not installed or not on PATH', { cause: e });
+    case 'index-locked':
+    case 'ref-locked':
+      return new RetraceError('E_LOCKED', `the shadow repository is locked by another git process (${e.message})`, {
+        cause: e,
+      });
+    case 'unreadable':
+      return new RetraceError('E_UNREADABLE', e.path ? `cannot read ${e.path}` : e.message, { cause: e });
+    case 'corrupt':
+      return new RetraceError('E_CORRUPT', e.message, { cause: e });
+    default:
+      return new RetraceError('E_GIT', e.message, { cause: e });
+  }
+}

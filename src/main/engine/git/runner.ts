@@ -1,0 +1,119 @@
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { classifyGitFailure, GitError } from './errors';
+import { execGit, type ExecGitOptions, type ExecGitResult } from './exec';
+import { GIT_ENV_SET, gitEnv } from './env';
+
+export interface GitRunnerOptions {
+  /** The shadow repository (passed as --git-dir on every call). */
+  gitDir: string;
+  /** The user's folder (passed as --work-tree on every call). */
+  workTree: string;
+  /** An empty directory git may use as hooksPath; nothing runs from it. */
+  hooksDir: string;
+}
+
+/**
+ * Settings passed with -c on every call, so they hold even if the shadow's config file is damaged or was
+ * written by an older version. Global and system config are off (env), so nothing of the user's applies.
+ */
+export function shadowConfig(hooksDir: string): string[] {
+  return [
+    'core.autocrlf=false',
+    'core.safecrlf=false',
+    'core.symlinks=true',
+    'core.fileMode=true',
+    'core.quotePath=false',
+    'core.precomposeUnicode=true',
+    'core.ignoreCase=false',
+    'core.untrackedCache=true',
+    'core.fsmonitor=false',
+    'core.excludesFile=/dev/null',
+    'core.attributesFile=/dev/null',
+    `core.hooksPath=${hooksDir}`,
+    'core.logAllRefUpdates=false',
+    'core.bigFileThreshold=512m',
+    'gc.auto=0',
+    'maintenance.auto=false',
+    'advice.detachedHead=false',
+    'user.name=Retrace',
+    'user.email=retrace@localhost',
+    'commit.gpgSign=false',
+    'index.threads=1',
+  ];
+}
+
+/**
+ * All git work for one shadow repository goes through one runner: a simple-git instance (one process at a
+ * time) for text answers, and execGit for stdin-fed or byte-exact plumbing. Both share one queue, so two
+ * calls of the same process never race for the shadow index.
+ */
+export class GitRunner {
+  readonly gitDir: string;
+  readonly workTree: string;
+  private readonly prefix: string[];
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly git: SimpleGit;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(opts: GitRunnerOptions) {
+    this.gitDir = opts.gitDir;
+    this.workTree = opts.workTree;
+    this.prefix = [
+      `--git-dir=${opts.gitDir}`,
+      `--work-tree=${opts.workTree}`,
+      '--literal-pathspecs',
+      '--no-pager',
+      ...shadowConfig(opts.hooksDir).flatMap((c) => ['-c', c]),
+    ];
+    this.env = gitEnv();
+    this.git = simpleGit({
+      baseDir: opts.workTree,
+      maxConcurrentProcesses: 1,
+      trimmed: false,
+      // Any non-zero exit is a failure, even one with empty stderr (simple-git's default needs stderr text).
+      errors: (error, result) => {
+        if (result.exitCode === 0) return undefined;
+        const stderr = Buffer.concat(result.stdErr);
+        return stderr.length > 0 ? stderr : Buffer.from(`exit ${result.exitCode}`);
+      },
+      // simple-git 4 blocks GIT_* variables and "unsafe" options unless listed: we set exactly these on purpose.
+      allowEnvironment: Object.keys(GIT_ENV_SET),
+      unsafe: {
+        allowUnsafeConfigPaths: true,
+        allowUnsafeHooksPath: true,
+        allowUnsafeTemplateDir: true,
+        allowUnsafeFsMonitor: true,
+      },
+    }).env(this.env);
+  }
+
+  /** A text answer (ls-files -z, diff-tree -z, rev-parse …). Paths in it are UTF-8; blobs never go here. */
+  raw(args: readonly string[]): Promise<string> {
+    return this.enqueue(async () => {
+      try {
+        return await this.git.raw([...this.prefix, ...args]);
+      } catch (e) {
+        throw fromSimpleGit(args, e);
+      }
+    });
+  }
+
+  /** Byte-exact or stdin-fed plumbing (update-index --stdin, cat-file --batch, check-ignore --stdin …). */
+  exec(args: readonly string[], opts: Omit<ExecGitOptions, 'env' | 'cwd'> = {}): Promise<ExecGitResult> {
+    return this.enqueue(() => execGit([...this.prefix, ...args], { ...opts, env: this.env, cwd: this.workTree }));
+  }
+
+  private enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function fromSimpleGit(args: readonly string[], e: unknown): GitError {
+  if (e instanceof GitError) return e;
+  const message = (e as Error)?.message ?? String(e);
+  if (/ENOENT|spawn git/.test(message) && !/fatal:|error:/.test(message))
+    return new GitError('git-missing', 'git is not installed or not on PATH', args, null, '');
+  return classifyGitFailure(args, null, message);
+}
