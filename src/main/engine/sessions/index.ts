@@ -1,0 +1,4 @@
+export * from './events';
+export * from './ids';
+export * from './replay';
+export * from './store';

@@ -1,0 +1,116 @@
+/**
+ * Append-only JSON-lines files (session logs, the restore ledger, the recovery log).
+ *
+ * A crash can leave the last line cut short. Readers skip a line that does not parse and count it; the next
+ * append first terminates such a line with a newline, so earlier lines are never rewritten and one torn write
+ * costs exactly one record.
+ */
+import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+
+export interface ReadResult<T> {
+  records: T[];
+  /** Lines that did not parse (a torn last write, or damage); they are skipped. */
+  skipped: number;
+}
+
+/** Read every record. A missing file reads as empty. */
+export async function readJsonl<T>(file: string): Promise<ReadResult<T>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if (isNotFound(e)) return { records: [], skipped: 0 };
+    throw e;
+  }
+  return parseJsonl<T>(text);
+}
+
+export function parseJsonl<T>(text: string): ReadResult<T> {
+  const records: T[] = [];
+  let skipped = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const value: unknown = JSON.parse(line);
+      if (value && typeof value === 'object' && !Array.isArray(value)) records.push(value as T);
+      else skipped++;
+    } catch {
+      skipped++;
+    }
+  }
+  return { records, skipped };
+}
+
+export interface AppendResult {
+  /** True when the file ended in a torn line that this append had to terminate first. */
+  repairedTornLine: boolean;
+}
+
+/**
+ * Append records as lines and fsync. `create: false` refuses to create the file (the caller expects it).
+ * Synchronous on purpose: one small write, and nothing can interleave between the tail check and the write.
+ */
+export function appendJsonl(file: string, records: readonly object[], opts: { create?: boolean } = {}): AppendResult {
+  const fd = openSync(file, opts.create === false ? 'r+' : 'a+');
+  try {
+    const size = fstatSync(fd).size;
+    let prefix = '';
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) prefix = '\n';
+    }
+    const body = prefix + records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    // 'r+' opens at 0; write at the end explicitly. 'a+' appends regardless of the position.
+    writeSync(fd, body, size, 'utf8');
+    fsyncSync(fd);
+    return { repairedTornLine: prefix !== '' };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The last complete record of a file, reading only its tail (grows the window for long lines).
+ * Used to find a session's updatedAt without reading the whole log.
+ */
+export function readLastRecord<T>(file: string): T | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (e) {
+    if (isNotFound(e)) return null;
+    throw e;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    let window = 4096;
+    for (;;) {
+      const start = Math.max(0, size - window);
+      const buf = Buffer.alloc(size - start);
+      readSync(fd, buf, 0, buf.length, start);
+      const lines = buf.toString('utf8').split('\n');
+      // Without the file's start, the first piece may be a partial line: ignore it.
+      const candidates = start === 0 ? lines : lines.slice(1);
+      for (let i = candidates.length - 1; i >= 0; i--) {
+        const line = candidates[i]!;
+        if (line.trim() === '') continue;
+        try {
+          const v: unknown = JSON.parse(line);
+          if (v && typeof v === 'object' && !Array.isArray(v)) return v as T;
+        } catch {
+          // torn or damaged line: look further back
+        }
+      }
+      if (start === 0) return null;
+      window *= 4;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function isNotFound(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: string }).code === 'ENOENT';
+}

@@ -1,0 +1,117 @@
+/**
+ * The session logs of one workspace: <ws.dir>/sessions/<id>.jsonl, one append-only file per session.
+ * Writers call this under the workspace lock; readers need no lock (appends are whole lines, and a torn
+ * last line is skipped).
+ */
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RetraceError } from '../../../shared/errors';
+import type { SessionSource } from '../../../shared/model';
+import type { MessageEvent, RewindEvent, SessionEvent, SessionHeader, TitleEvent, UnrewindEvent } from './events';
+import { assertSessionId, isValidSessionId } from './ids';
+import { appendJsonl, isNotFound, readJsonl, readLastRecord, type AppendResult } from './jsonl';
+import { replay, summarize, type SessionState } from './replay';
+
+export class SessionStore {
+  readonly dir: string;
+
+  constructor(wsDir: string) {
+    this.dir = join(wsDir, 'sessions');
+  }
+
+  file(id: string): string {
+    return join(this.dir, `${assertSessionId(id)}.jsonl`);
+  }
+
+  /** Ids of every session, sorted. */
+  ids(): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch (e) {
+      if (isNotFound(e)) return [];
+      throw e;
+    }
+    return names
+      .filter((n) => n.endsWith('.jsonl'))
+      .map((n) => n.slice(0, -'.jsonl'.length))
+      .filter(isValidSessionId)
+      .sort();
+  }
+
+  exists(id: string): boolean {
+    return existsSync(this.file(id));
+  }
+
+  /** Create a session with its header. Fails if it exists. */
+  create(id: string, opts: { title?: string; source?: SessionSource; createdAt?: string } = {}): SessionHeader {
+    const file = this.file(id);
+    mkdirSync(this.dir, { recursive: true });
+    const header: SessionHeader = {
+      type: 'session',
+      v: 1,
+      id,
+      title: opts.title ?? '',
+      source: opts.source ?? 'cli',
+      createdAt: opts.createdAt ?? new Date().toISOString(),
+    };
+    let fd: number;
+    try {
+      fd = openSync(file, 'wx');
+    } catch (e) {
+      if ((e as { code?: string }).code === 'EEXIST')
+        throw new RetraceError('E_INVALID_INPUT', `session ${id} already exists`);
+      throw e;
+    }
+    try {
+      writeFileSync(fd, JSON.stringify(header) + '\n');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    return header;
+  }
+
+  /** Append events to an existing session. */
+  append(id: string, events: (MessageEvent | RewindEvent | UnrewindEvent | TitleEvent)[]): AppendResult {
+    try {
+      return appendJsonl(this.file(id), events, { create: false });
+    } catch (e) {
+      if (isNotFound(e)) throw new RetraceError('E_UNKNOWN_SESSION', `no session ${id} in this workspace`);
+      throw e;
+    }
+  }
+
+  /** Replay a session. Unknown → E_UNKNOWN_SESSION. */
+  async read(id: string): Promise<SessionState> {
+    const file = this.file(id);
+    const { records, skipped } = await readJsonl<SessionEvent>(file);
+    if (records.length === 0 && skipped === 0 && !existsSync(file)) {
+      throw new RetraceError('E_UNKNOWN_SESSION', `no session ${id} in this workspace`);
+    }
+    return replay(id, records, skipped);
+  }
+
+  async readAll(): Promise<SessionState[]> {
+    return Promise.all(this.ids().map((id) => this.read(id)));
+  }
+
+  async summaries() {
+    const states = await this.readAll();
+    return states.map(summarize).sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  }
+
+  /**
+   * The session with the latest updatedAt, reading only the tail of each log (the hook calls this on every
+   * tool call). Ties go to the larger id, so the answer is stable.
+   */
+  mostRecent(): string | null {
+    let best: { id: string; at: string } | null = null;
+    for (const id of this.ids()) {
+      const last = readLastRecord<SessionEvent>(join(this.dir, `${id}.jsonl`));
+      const at = last ? (last.type === 'session' ? last.createdAt : last.ts) : '';
+      if (!best || at > best.at || (at === best.at && id > best.id)) best = { id, at: at ?? '' };
+    }
+    return best?.id ?? null;
+  }
+}
