@@ -1,0 +1,157 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RetraceError } from '../../shared/errors';
+import { acquireLock, lockPath, withLock } from './lock';
+import type { WorkspaceRef } from './workspace';
+
+const lockModule = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lock.ts');
+
+/** A child process that takes the lock, logs enter/leave around a pause, and exits (or hangs with HOLD). */
+const CHILD = `
+import { appendFileSync } from 'node:fs';
+import { acquireLock } from ${JSON.stringify(lockModule)};
+const [dir, log, holdMs, hang] = process.argv.slice(2);
+const ws = { root: dir, id: 'x', name: 'x', dir, dataHome: dir, caseInsensitive: false };
+const lock = await acquireLock(ws, { waitMs: 30000, command: 'test child' });
+appendFileSync(log, 'enter ' + process.pid + ' ' + JSON.stringify(lock.recovered.map((r) => r.kind)) + '\\n');
+console.log('locked');
+await new Promise((r) => setTimeout(r, Number(holdMs)));
+if (hang === 'hang') await new Promise(() => setInterval(() => {}, 1000));
+appendFileSync(log, 'leave ' + process.pid + '\\n');
+await lock.release();
+`;
+
+function runChild(script: string, args: string[]): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+}
+function waitLocked(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (b: Buffer) => b.toString().includes('locked') && resolve());
+    child.on('exit', (c) => reject(new Error(`child exited ${c}`)));
+  });
+}
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((r) => child.on('exit', (c) => r(c)));
+}
+
+describe('workspace lock (I6)', () => {
+  let tmp: string;
+  let script: string;
+  let n = 0;
+  const ws = (): WorkspaceRef => {
+    const dir = path.join(tmp, `ws${++n}`);
+    return { root: dir, id: 'x', name: 'x', dir, dataHome: tmp, caseInsensitive: false };
+  };
+  beforeAll(async () => {
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'retrace-lock-'));
+    script = path.join(tmp, 'child.mts');
+    await fs.writeFile(script, CHILD);
+  });
+  afterAll(() => fs.rm(tmp, { recursive: true, force: true }));
+
+  it('lets exactly one of 4 concurrent processes in at a time', async () => {
+    const w = ws();
+    await fs.mkdir(w.dir, { recursive: true });
+    const log = path.join(tmp, 'concurrent.log');
+    const kids = Array.from({ length: 4 }, () => runChild(script, [w.dir, log, '150']));
+    expect(await Promise.all(kids.map(exited))).toEqual([0, 0, 0, 0]);
+    const lines = (await fs.readFile(log, 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(8);
+    for (let i = 0; i < 8; i += 2) {
+      const [a, pidA] = lines[i]!.split(' ');
+      const [b, pidB] = lines[i + 1]!.split(' ');
+      expect([a, b]).toEqual(['enter', 'leave']);
+      expect(pidA).toBe(pidB);
+    }
+    await expect(fs.access(lockPath(w))).rejects.toThrow();
+  });
+
+  it('recovers the lock of a SIGKILLed holder and the git locks it left', async () => {
+    const w = ws();
+    await fs.mkdir(path.join(w.dir, 'shadow.git', 'refs', 'retrace'), { recursive: true });
+    const log = path.join(tmp, 'killed.log');
+    const holder = runChild(script, [w.dir, log, '0', 'hang']);
+    await waitLocked(holder);
+    // what a git child of the holder could leave behind
+    await fs.writeFile(path.join(w.dir, 'shadow.git', 'index.lock'), '');
+    await fs.writeFile(path.join(w.dir, 'shadow.git', 'refs', 'retrace', 's.lock'), '');
+    const done = exited(holder);
+    holder.kill('SIGKILL');
+    await done;
+    const t0 = Date.now();
+    const lock = await acquireLock(w, { waitMs: 10_000 });
+    expect(Date.now() - t0).toBeLessThan(8_000);
+    expect(lock.recovered.map((r) => r.kind).sort()).toEqual([
+      'git-lock-removed',
+      'git-lock-removed',
+      'stale-lock-removed',
+    ]);
+    expect(lock.recovered[0]!.detail).toContain(`pid ${holder.pid}`);
+    await expect(fs.access(path.join(w.dir, 'shadow.git', 'index.lock'))).rejects.toThrow();
+    await lock.release();
+  });
+
+  it('gives E_LOCKED naming the holder after the bounded wait', async () => {
+    const w = ws();
+    await fs.mkdir(w.dir, { recursive: true });
+    const holder = runChild(script, [w.dir, path.join(tmp, 'held.log'), '0', 'hang']);
+    try {
+      await waitLocked(holder);
+      let waited = 0;
+      const t0 = Date.now();
+      const err = await acquireLock(w, { waitMs: 600, onWait: () => waited++ }).catch((e: unknown) => e);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(550);
+      expect(err).toBeInstanceOf(RetraceError);
+      expect((err as RetraceError).code).toBe('E_LOCKED');
+      expect((err as RetraceError).message).toMatch(
+        new RegExp(`locked by pid ${holder.pid} \\(test child\\) since \\d{4}-`),
+      );
+      expect(waited).toBe(1);
+    } finally {
+      const done = exited(holder);
+      holder.kill('SIGKILL');
+      await done;
+    }
+  });
+
+  it('treats a lock with a live pid but no heartbeat for 15 s as stale, and a fresh foreign one as held', async () => {
+    const w = ws();
+    await fs.mkdir(w.dir, { recursive: true });
+    const info = {
+      pid: process.pid,
+      hostname: 'another-host',
+      command: 'retrace serve',
+      startedAt: 'then',
+      token: 't',
+    };
+    await fs.writeFile(lockPath(w), JSON.stringify(info));
+    const busy = await acquireLock(w, { waitMs: 200 }).catch((e: unknown) => e);
+    expect((busy as RetraceError).code).toBe('E_LOCKED');
+    const old = new Date(Date.now() - 20_000);
+    await fs.utimes(lockPath(w), old, old);
+    const lock = await acquireLock(w, { waitMs: 200 });
+    expect(lock.recovered.map((r) => r.kind)).toEqual(['stale-lock-removed']);
+    expect(lock.recovered[0]!.detail).toContain('no heartbeat');
+    await lock.release();
+  });
+
+  it('serialises writers inside one process and releases on throw', async () => {
+    const w = ws();
+    const order: string[] = [];
+    const job = (name: string) =>
+      withLock(w, async () => {
+        order.push(`+${name}`);
+        await new Promise((r) => setTimeout(r, 30));
+        order.push(`-${name}`);
+        if (name === 'b') throw new Error('boom');
+      });
+    const results = await Promise.allSettled([job('a'), job('b'), job('c')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(order).toEqual(['+a', '-a', '+b', '-b', '+c', '-c']);
+    await expect(fs.access(lockPath(w))).rejects.toThrow();
+  });
+});
