@@ -10,18 +10,27 @@ export default defineConfig({
   },
   preload: {
     build: {
-      // A sandboxed preload must be one CommonJS file.
+      // A sandboxed preload must be one CommonJS file that requires nothing but 'electron': bundle everything.
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        external: ['electron'],
         output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
       },
     },
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
+    // Relative asset URLs: the page is served from retrace-app://app/ in Electron and from /<token>/ by
+    // `retrace serve`, and every asset request must carry that prefix.
+    base: './',
     build: {
+      outDir: resolve(__dirname, 'out/renderer'),
+      // Monaco is large by nature; it is loaded from disk, never over a network.
+      chunkSizeWarningLimit: 8000,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
+    worker: { format: 'es' },
     plugins: [react()],
   },
 });

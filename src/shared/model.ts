@@ -186,4 +186,20 @@ export type RetraceEvent =
   | { type: 'sessions-changed'; workspace: string }
   | { type: 'messages-appended'; workspace: string; session: string }
   | { type: 'files-changed'; workspace: string }
-  | { type: 'restored'; workspace: string; restore: string };
+  | { type: 'restored'; workspace: string; restore: string }
+  /** Sent by the Electron host only: a native-menu action for the window's renderer to perform. */
+  | { type: 'command'; command: AppCommand };
+
+/** The actions the native menu can ask the renderer to perform (the renderer owns the selection). */
+export type AppCommand =
+  | 'previous-checkpoint'
+  | 'next-checkpoint'
+  | 'compare-step'
+  | 'compare-since'
+  | 'toggle-inline'
+  | 'toggle-rewound'
+  | 'restore-code'
+  | 'restore-conversation'
+  | 'restore-both'
+  | 'preview-restore'
+  | 'undo-restore';

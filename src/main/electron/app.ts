@@ -1,0 +1,259 @@
+/**
+ * The desktop app: one service (the same one `retrace serve` and the CLI use), one window per folder, the
+ * contract over IPC, the service's live events forwarded to the windows that show that workspace.
+ */
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, type IpcMainInvokeEvent } from 'electron';
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EVENT_CHANNEL, type ApiMethod, type InitInfo } from '../../shared/contract';
+import type { ErrorInfo } from '../../shared/errors';
+import type { RetraceEvent, WorkspaceInfo } from '../../shared/model';
+import { ok, type Result } from '../../shared/result';
+import { resolveDataHome } from '../engine/dataHome';
+import { readStaticFile } from '../serve/staticFiles';
+import { createService, type RetraceService } from '../service';
+import { registerIpc } from './ipc';
+import { menuTemplate } from './menu';
+import {
+  APP_ENTRY_URL,
+  APP_SCHEME,
+  CONTENT_SECURITY_POLICY,
+  appOrigins,
+  createHardenedWindow,
+  isAppUrl,
+} from './window';
+
+interface WindowState {
+  win: BrowserWindow;
+  workspace: WorkspaceInfo | null;
+  openError?: ErrorInfo;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const PRELOAD = join(here, '../preload/index.cjs');
+const RENDERER_DIR = join(here, '../renderer');
+const DEV_URL = process.env.ELECTRON_RENDERER_URL;
+const ORIGINS = appOrigins(DEV_URL);
+
+/** Folder paths given on the command line (`retrace DIR` runs `electron out/main/index.js DIR`). */
+export function foldersFromArgv(argv: readonly string[], packaged: boolean): string[] {
+  return argv.slice(packaged ? 1 : 2).filter((a) => !a.startsWith('-') && a !== '.');
+}
+
+export function startApp(): void {
+  // The app and the CLI must share one data directory.
+  app.setPath('userData', resolveDataHome());
+  protocol.registerSchemesAsPrivileged([
+    {
+      scheme: APP_SCHEME,
+      privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, codeCache: true },
+    },
+  ]);
+
+  if (!app.requestSingleInstanceLock()) {
+    // Another Retrace is running: it receives our folders through 'second-instance'.
+    app.quit();
+    return;
+  }
+
+  const windows = new Map<number, WindowState>();
+  let service: RetraceService;
+
+  const stateOf = (event: IpcMainInvokeEvent) => windows.get(event.sender.id);
+  const windowFor = (workspaceId: string) => [...windows.values()].find((w) => w.workspace?.id === workspaceId);
+
+  function send(state: WindowState, event: RetraceEvent): void {
+    if (!state.win.isDestroyed()) state.win.webContents.send(EVENT_CHANNEL, event);
+  }
+
+  function newWindow(workspace: WorkspaceInfo | null, openError?: ErrorInfo): WindowState {
+    const win = createHardenedWindow(BrowserWindow, {
+      preloadPath: PRELOAD,
+      title: workspace ? `${workspace.name} — Retrace` : 'Retrace',
+      onDrop: (path) => void openFolder(path, windows.get(win.webContents.id)),
+    });
+    const state: WindowState = { win, workspace, ...(openError ? { openError } : {}) };
+    const id = win.webContents.id;
+    windows.set(id, state);
+    win.on('closed', () => windows.delete(id));
+    void win.loadURL(DEV_URL ?? APP_ENTRY_URL);
+    return state;
+  }
+
+  /** Open a folder: focus its window if one shows it, else reuse an empty window, else a new one. */
+  async function openFolder(
+    path: string,
+    into?: WindowState,
+    opts: { rendererShowsErrors?: boolean } = {},
+  ): Promise<Result<WorkspaceInfo>> {
+    const r = (await service.dispatch('openWorkspace', { path })) as Result<WorkspaceInfo>;
+    if (!r.ok) {
+      if (!into) newWindow(null, r.error);
+      else if (!opts.rendererShowsErrors)
+        dialog.showErrorBox('Cannot open folder', `${r.error.message} (${r.error.code})`);
+      return r;
+    }
+    const existing = windowFor(r.value.id);
+    if (existing) {
+      if (existing.win.isMinimized()) existing.win.restore();
+      existing.win.focus();
+    } else if (into && !into.workspace) {
+      into.workspace = r.value;
+      into.win.setTitle(`${r.value.name} — Retrace`);
+    } else {
+      newWindow(r.value);
+    }
+    app.addRecentDocument(r.value.root);
+    void refreshMenu();
+    return r;
+  }
+
+  async function openFromArgv(argv: readonly string[], cwd: string): Promise<void> {
+    const folders = foldersFromArgv(argv, app.isPackaged);
+    if (folders.length === 0) {
+      if (windows.size === 0) newWindow(null);
+      return;
+    }
+    for (const f of folders) {
+      const r = (await service.dispatch('openWorkspace', {
+        path: f.startsWith('/') ? f : join(cwd, f),
+      })) as Result<WorkspaceInfo>;
+      if (!r.ok) newWindow(null, r.error);
+      else await openFolder(r.value.root);
+    }
+  }
+
+  async function pickFolder(parent?: BrowserWindow): Promise<string | null> {
+    const opts = {
+      title: 'Open a project folder',
+      properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[],
+    };
+    const r = parent ? await dialog.showOpenDialog(parent, opts) : await dialog.showOpenDialog(opts);
+    return r.canceled ? null : (r.filePaths[0] ?? null);
+  }
+
+  async function refreshMenu(): Promise<void> {
+    const recent = await service.dispatch('recentWorkspaces', {});
+    const focused = () => BrowserWindow.getFocusedWindow();
+    const template = menuTemplate({
+      platform: process.platform,
+      appName: app.name,
+      recent: recent.ok ? (recent.value as string[]) : [],
+      focused,
+      actions: {
+        openFolder: () => {
+          const win = focused();
+          void pickFolder(win ?? undefined).then((p) => {
+            if (p) void openFolder(p, win ? windows.get(win.webContents.id) : undefined);
+          });
+        },
+        openRecent: (p) => {
+          const win = focused();
+          void openFolder(p, win ? windows.get(win.webContents.id) : undefined);
+        },
+        send: (command) => {
+          const win = focused();
+          const state = win ? windows.get(win.webContents.id) : undefined;
+          if (state) send(state, { type: 'command', command });
+        },
+      },
+    });
+    Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+  }
+
+  /** The per-window answers: what this window shows, its dialog, and opening a folder into it. */
+  function hostMethod(method: ApiMethod, event: IpcMainInvokeEvent, rawArgs: unknown): Promise<Result<unknown>> | null {
+    const state = stateOf(event);
+    switch (method) {
+      case 'init': {
+        const info: InitInfo = {
+          host: 'electron',
+          workspace: state?.workspace ?? null,
+          platform: process.platform,
+          ...(state?.openError ? { openError: state.openError } : {}),
+        };
+        return Promise.resolve(ok(info));
+      }
+      case 'pickFolder':
+        return pickFolder(state?.win).then((p) => ok(p));
+      case 'openWorkspace': {
+        const path = (rawArgs as { path?: unknown } | null)?.path;
+        if (typeof path !== 'string') return null; // let the service's validation answer
+        return openFolder(path, state, { rendererShowsErrors: true }).then((r) => {
+          // The folder is shown by another window: bring that one forward and close this empty one.
+          if (r.ok && state && state.workspace?.id !== r.value.id && !state.workspace)
+            setImmediate(() => state.win.close());
+          return r;
+        });
+      }
+      default:
+        return null;
+    }
+  }
+
+  void app.whenReady().then(async () => {
+    // Nothing the page asks for (camera, notifications, clipboard-read …) is granted.
+    session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+    session.defaultSession.setPermissionCheckHandler(() => false);
+    protocol.handle(APP_SCHEME, async (request) => {
+      const url = new URL(request.url);
+      const file = url.host === 'app' ? await readStaticFile(RENDERER_DIR, url.pathname) : null;
+      if (!file) return new Response('not found', { status: 404 });
+      return new Response(new Uint8Array(file.body), {
+        headers: {
+          'Content-Type': file.type,
+          'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+          'X-Content-Type-Options': 'nosniff',
+        },
+      });
+    });
+    if (DEV_URL) {
+      // Under `electron-vite dev` the page comes from Vite's server: give it the same policy.
+      session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+        callback({
+          responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+        });
+      });
+    }
+
+    service = createService({
+      host: 'electron',
+      dataHome: resolveDataHome(),
+      pickFolder: () => pickFolder(BrowserWindow.getFocusedWindow() ?? undefined),
+    });
+    registerIpc(ipcMain, {
+      dispatch: (m, a) => service.dispatch(m, a),
+      isTrustedUrl: (url) => isAppUrl(url, ORIGINS),
+      hostMethod,
+    });
+    // Live follow: each event goes to the window showing that workspace (menu commands never come this way).
+    service.subscribe((event) => {
+      if (event.type === 'command') return;
+      const target = windowFor(event.workspace);
+      if (target) send(target, event);
+    });
+    await refreshMenu();
+    await openFromArgv(process.argv, process.cwd());
+  });
+
+  app.on('second-instance', (_event, argv, cwd) => void openFromArgv(argv, cwd));
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    void app.whenReady().then(async () => {
+      if ((await stat(path)).isDirectory()) await openFolder(path);
+    });
+  });
+  app.on('activate', () => {
+    if (windows.size === 0 && app.isReady()) newWindow(null);
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('will-quit', () => void service?.close());
+  // Belt and braces: every webContents (not only ours) is refused navigation and new windows.
+  app.on('web-contents-created', (_e, contents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-attach-webview', (ev) => ev.preventDefault());
+  });
+}

@@ -1,0 +1,4 @@
+/** Entry of the Electron main process (out/main/index.js). */
+import { startApp } from './electron/app';
+
+startApp();

@@ -1,0 +1,56 @@
+import { useEffect } from 'react';
+import { api } from '../bridge';
+import { installCheckpointKeys } from '../keys';
+import { boot, handleEvent, useStore } from '../store';
+import { Banner } from './Banner';
+import { ChangedFiles } from './ChangedFiles';
+import { CompareMode } from './CompareMode';
+import { DiffView } from './DiffView';
+import { ErrorAlert } from './ErrorAlert';
+import { Header } from './Header';
+import { OpenFolder } from './OpenFolder';
+import { RestorePreview } from './RestorePreview';
+import { Scrubber } from './Scrubber';
+import { Timeline } from './Timeline';
+
+export function App() {
+  const phase = useStore((s) => s.phase);
+
+  useEffect(() => {
+    const unsubscribe = api.onEvent(handleEvent);
+    const uninstall = installCheckpointKeys();
+    void boot();
+    return () => {
+      unsubscribe();
+      uninstall();
+    };
+  }, []);
+
+  if (phase === 'loading') return <div className="loading">Loading…</div>;
+  if (phase === 'open-folder')
+    return (
+      <>
+        <ErrorAlert />
+        <OpenFolder />
+      </>
+    );
+  return (
+    <div className="app">
+      <Header />
+      <ErrorAlert />
+      <Banner />
+      <RestorePreview />
+      <Scrubber />
+      <main className="panes">
+        <Timeline />
+        <section className="review" aria-label="Review">
+          <div className="review-top">
+            <CompareMode />
+            <ChangedFiles />
+          </div>
+          <DiffView />
+        </section>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import type { FileContents } from '../../../shared/model';
+import { languageForPath, monaco } from '../monaco';
+import { markDiffShown } from '../perf';
+import { toggleInline, useStore } from '../store';
+import { useDarkMode } from '../useColorScheme';
+
+/** The selected file's diff: Monaco side by side (or inline), or a plain notice for binary / oversized files. */
+export function DiffView() {
+  const summary = useStore((s) => s.summary);
+  const file = useStore((s) => s.file);
+  const fileKey = useStore((s) => s.fileKey);
+  const selectedPath = useStore((s) => s.selectedPath);
+  const inline = useStore((s) => s.inline);
+  const dark = useDarkMode();
+
+  useEffect(() => {
+    monaco.editor.setTheme(dark ? 'vs-dark' : 'vs');
+  }, [dark]);
+
+  let notice: string | null = null;
+  if (!summary) notice = 'Loading the diff…';
+  else if (summary.files.length === 0) notice = 'No files changed in this comparison.';
+  else if (!file) notice = `Loading ${selectedPath ?? ''}…`;
+  else if (file.binary) notice = `${file.path} is a binary file: no text diff to show.`;
+  else if (file.tooLarge) notice = `${file.path} is too large to show here.`;
+
+  // A notice is the "diff shown" for binary and oversized files.
+  useEffect(() => {
+    if (summary && (summary.files.length === 0 || file?.binary || file?.tooLarge)) markDiffShown();
+  }, [summary, file]);
+
+  const showEditor = notice === null && file !== null;
+  return (
+    <div className="diff-pane">
+      <div className="diff-toolbar">
+        <span className="diff-path">{selectedPath ?? ''}</span>
+        <button type="button" className="toggle" aria-pressed={inline} onClick={toggleInline}>
+          Inline
+        </button>
+      </div>
+      {notice !== null && <p className="diff-notice">{notice}</p>}
+      <MonacoDiff visible={showEditor} file={showEditor ? file : null} contentKey={fileKey} inline={inline} />
+    </div>
+  );
+}
+
+/** One long-lived diff editor; each file swaps in fresh models (and disposes the old ones). */
+function MonacoDiff(props: {
+  visible: boolean;
+  file: FileContents | null;
+  contentKey: string | null;
+  inline: boolean;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const editor = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
+  const shownFile = useRef<FileContents | null>(null);
+  const pendingKey = useRef<string | null>(null);
+
+  useLayoutEffect(() => {
+    const el = host.current!;
+    const ed = monaco.editor.createDiffEditor(el, {
+      readOnly: true,
+      originalEditable: false,
+      automaticLayout: true,
+      renderSideBySide: true,
+      useInlineViewWhenSpaceIsLimited: false,
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      renderOverviewRuler: false,
+      fontSize: 13,
+      ignoreTrimWhitespace: false,
+    });
+    editor.current = ed;
+    const sub = ed.onDidUpdateDiff(() => {
+      if (pendingKey.current === null) return;
+      el.dataset.shownKey = pendingKey.current;
+      markDiffShown();
+    });
+    return () => {
+      sub.dispose();
+      const model = ed.getModel();
+      ed.dispose();
+      model?.original.dispose();
+      model?.modified.dispose();
+      editor.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    editor.current?.updateOptions({ renderSideBySide: !props.inline });
+  }, [props.inline]);
+
+  // Swap models only when a different answer arrives (the same key can come back with new content after a
+  // restore, when "working" changed).
+  const { file, contentKey } = props;
+  useEffect(() => {
+    const ed = editor.current;
+    if (!ed || !file || file === shownFile.current) return;
+    shownFile.current = file;
+    const old = ed.getModel();
+    const language = languageForPath(file.path);
+    pendingKey.current = contentKey;
+    delete host.current!.dataset.shownKey;
+    ed.setModel({
+      original: monaco.editor.createModel(file.before ?? '', language),
+      modified: monaco.editor.createModel(file.after ?? '', language),
+    });
+    old?.original.dispose();
+    old?.modified.dispose();
+  }, [file, contentKey]);
+
+  return <div className="monaco-host" ref={host} hidden={!props.visible} data-testid="diff-editor" />;
+}

@@ -1,0 +1,137 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import type { Message, Role } from '../../../shared/model';
+import { excerpt, formatTime } from '../format';
+import { ensureRange, select, toggleShowHidden, useStore } from '../store';
+import { plural, shortHash } from '../store/describe';
+
+const ROLE_ICON: Record<Role, string> = { user: 'U', assistant: 'A', tool: 'T', system: 'S' };
+
+/** The conversation, virtualised: only the rows in view exist in the DOM, so 10,000 messages scroll smoothly. */
+export function Timeline() {
+  const total = useStore((s) => s.total);
+  const messages = useStore((s) => s.messages);
+  const checkpoints = useStore((s) => s.checkpoints);
+  const selected = useStore((s) => s.selected);
+  const showHidden = useStore((s) => s.showHidden);
+  const sessionId = useStore((s) => s.sessionId);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+
+  // Row index → checkpoint index, for clicks and aria-current.
+  const checkpointAt = useMemo(() => new Map(checkpoints.map((c, i) => [c.index, i])), [checkpoints]);
+  const selectedRow = checkpoints[selected]?.index ?? -1;
+
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 64,
+    overscan: 12,
+    getItemKey: (i) => messages[i]?.id ?? `row-${i}`,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+
+  useEffect(() => {
+    if (total > 0) void ensureRange(first - 50, last + 50);
+  }, [first, last, total]);
+
+  // Keep the selected checkpoint in view as the keys move it.
+  useEffect(() => {
+    if (selectedRow >= 0) virtualizer.scrollToIndex(selectedRow, { align: 'auto' });
+  }, [selectedRow, virtualizer]);
+
+  // Follow new messages live while the list is scrolled to its end.
+  useEffect(() => {
+    if (total > 0 && atBottom.current) virtualizer.scrollToIndex(total - 1, { align: 'end' });
+  }, [total, virtualizer]);
+
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+  };
+
+  return (
+    <aside className="timeline-pane">
+      <div className="pane-title">
+        <h2>Timeline</h2>
+        <span className="count">{plural(total, 'message')}</span>
+        <button type="button" aria-pressed={showHidden} className="toggle" onClick={toggleShowHidden}>
+          Show rewound
+        </button>
+      </div>
+      <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll}>
+        {total === 0 && sessionId === null && (
+          <p className="empty-note">
+            No sessions in this folder yet. Record one with <code>retrace message</code> and{' '}
+            <code>retrace checkpoint</code>, or install the Claude Code hooks with{' '}
+            <code>retrace install claude-code</code>.
+          </p>
+        )}
+        <div role="list" aria-label="Timeline" className="timeline" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const cpIndex = checkpointAt.get(item.index);
+            return (
+              <div
+                key={item.key}
+                role="listitem"
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                aria-setsize={total}
+                aria-posinset={item.index + 1}
+                aria-current={cpIndex !== undefined && cpIndex === selected ? 'true' : undefined}
+                className="row-wrap"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <Row message={messages[item.index]} checkpointIndex={cpIndex} selected={cpIndex === selected} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </aside>
+  );
+}
+
+const Row = memo(function Row(props: {
+  message: Message | undefined;
+  checkpointIndex: number | undefined;
+  selected: boolean;
+}) {
+  const { message: m, checkpointIndex, selected } = props;
+  if (!m) return <div className="row placeholder">Loading…</div>;
+  const body = (
+    <>
+      <span className={`role-icon role-${m.role}`} role="img" aria-label={m.role}>
+        {ROLE_ICON[m.role]}
+      </span>
+      <span className="row-main">
+        <span className="excerpt">{excerpt(m.text) || <em>(no text)</em>}</span>
+        {m.hash && (
+          <span className="cp-meta">
+            <code className="hash">{shortHash(m.hash)}</code>
+            {m.stats && (
+              <>
+                <span>{plural(m.stats.files, 'file')}</span>
+                <span className="ins">+{m.stats.insertions}</span>
+                <span className="del">−{m.stats.deletions}</span>
+              </>
+            )}
+          </span>
+        )}
+      </span>
+      <span className="row-side">
+        <time dateTime={m.ts}>{formatTime(m.ts)}</time>
+        {m.hidden && <span className="rewound-badge">rewound</span>}
+      </span>
+    </>
+  );
+  const cls = `row role-${m.role}${m.hidden ? ' rewound' : ''}${m.hash ? ' checkpoint' : ''}${selected ? ' selected' : ''}`;
+  if (checkpointIndex === undefined) return <div className={cls}>{body}</div>;
+  return (
+    <button type="button" className={cls} onClick={() => select(checkpointIndex)} tabIndex={selected ? 0 : -1}>
+      {body}
+    </button>
+  );
+});

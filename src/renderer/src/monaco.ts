@@ -1,0 +1,58 @@
+/**
+ * Monaco from the local package (never a CDN), with its web workers bundled by Vite. Without the editor
+ * worker the diff editor never computes a diff, so this module must run before any editor is created.
+ */
+import * as monaco from 'monaco-editor';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import JsonWorker from 'monaco-editor/languages/features/json/json.worker?worker';
+import CssWorker from 'monaco-editor/languages/features/css/css.worker?worker';
+import HtmlWorker from 'monaco-editor/languages/features/html/html.worker?worker';
+import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
+
+self.MonacoEnvironment = {
+  getWorker(_workerId: string, label: string): Worker {
+    switch (label) {
+      case 'json':
+        return new JsonWorker();
+      case 'css':
+      case 'scss':
+      case 'less':
+        return new CssWorker();
+      case 'html':
+      case 'handlebars':
+      case 'razor':
+        return new HtmlWorker();
+      case 'typescript':
+      case 'javascript':
+        return new TsWorker();
+      default:
+        return new EditorWorker();
+    }
+  },
+};
+
+// A diff of a snapshot is not a project: "cannot find module" squiggles would only be noise.
+const quiet = { noSemanticValidation: true, noSyntaxValidation: true, noSuggestionDiagnostics: true };
+monaco.typescript.typescriptDefaults.setDiagnosticsOptions(quiet);
+monaco.typescript.javascriptDefaults.setDiagnosticsOptions(quiet);
+
+/** Monaco's language id for a file name (by extension or exact file name), "plaintext" if none. */
+export function languageForPath(path: string): string {
+  const base = path.split('/').pop() ?? path;
+  const lower = base.toLowerCase();
+  let best = 'plaintext';
+  let bestLen = 0;
+  for (const lang of monaco.languages.getLanguages()) {
+    if (lang.filenames?.some((f) => f.toLowerCase() === lower)) return lang.id;
+    for (const ext of lang.extensions ?? []) {
+      const e = ext.toLowerCase();
+      if (lower.endsWith(e) && e.length > bestLen) {
+        best = lang.id;
+        bestLen = e.length;
+      }
+    }
+  }
+  return best;
+}
+
+export { monaco };

@@ -1,0 +1,475 @@
+/**
+ * The renderer's state (zustand): workspace → sessions → timeline → selected checkpoint → diff → restore.
+ * Every call to the main process goes through `api` (bridge.ts); every answer is a Result, and a failed one
+ * becomes the alert without changing anything else.
+ */
+import { create } from 'zustand';
+import type { InitInfo } from '../../../shared/contract';
+import type { ErrorInfo } from '../../../shared/errors';
+import type {
+  AppCommand,
+  CheckpointRef,
+  DiffSide,
+  DiffSummary,
+  FileContents,
+  Hash,
+  Message,
+  RestoreMode,
+  RestoreResult,
+  RetraceEvent,
+  SessionSummary,
+  WorkspaceInfo,
+  WorkspaceStatus,
+} from '../../../shared/model';
+import type { Result } from '../../../shared/result';
+import { api } from '../bridge';
+import { markDiffRequested } from '../perf';
+import {
+  cachedContents,
+  cachedSummary,
+  contentsKey,
+  forgetAll,
+  forgetWorking,
+  loadContents,
+  loadSummary,
+  summaryKey,
+} from './diffCache';
+import { describeRestore, describeUndo } from './describe';
+
+export const PAGE_SIZE = 500;
+export type CompareMode = 'step' | 'since';
+
+export interface Banner {
+  text: string;
+  /** The restore can be undone from the banner. */
+  undo: 'undo' | 'redo' | null;
+}
+
+export interface State {
+  phase: 'loading' | 'open-folder' | 'workspace';
+  host: InitInfo['host'] | null;
+  recent: string[];
+  workspace: WorkspaceInfo | null;
+  status: WorkspaceStatus | null;
+  sessions: SessionSummary[];
+  sessionId: string | null;
+
+  showHidden: boolean;
+  /** Messages of the list (sparse: pages load as the timeline scrolls). */
+  total: number;
+  messages: (Message | undefined)[];
+  checkpoints: CheckpointRef[];
+  /** Bumped on every full reload, so late pages of an older list are dropped. */
+  timelineGen: number;
+
+  selected: number;
+  compare: CompareMode;
+  diffKey: string | null;
+  summary: DiffSummary | null;
+  selectedPath: string | null;
+  fileKey: string | null;
+  file: FileContents | null;
+  inline: boolean;
+
+  busy: boolean;
+  banner: Banner | null;
+  preview: RestoreResult | null;
+  error: ErrorInfo | null;
+}
+
+const initial: State = {
+  phase: 'loading',
+  host: null,
+  recent: [],
+  workspace: null,
+  status: null,
+  sessions: [],
+  sessionId: null,
+  showHidden: false,
+  total: 0,
+  messages: [],
+  checkpoints: [],
+  timelineGen: 0,
+  selected: -1,
+  compare: 'step',
+  diffKey: null,
+  summary: null,
+  selectedPath: null,
+  fileKey: null,
+  file: null,
+  inline: false,
+  busy: false,
+  banner: null,
+  preview: null,
+  error: null,
+};
+
+export const useStore = create<State>()(() => initial);
+const get = useStore.getState;
+const set = useStore.setState;
+
+/** Unwrap a Result, or show its error as the alert and return undefined. */
+function take<T>(r: Result<T>): T | undefined {
+  if (r.ok) return r.value;
+  set({ error: r.error });
+  return undefined;
+}
+
+// ---------------------------------------------------------------- workspace
+
+export async function boot(): Promise<void> {
+  const info = take(await api.init({}));
+  if (!info) return set({ phase: 'open-folder' });
+  set({ host: info.host, ...(info.openError ? { error: info.openError as ErrorInfo } : {}) });
+  if (info.workspace) await showWorkspace(info.workspace);
+  else await showOpenFolder();
+}
+
+async function showOpenFolder(): Promise<void> {
+  set({ phase: 'open-folder' });
+  const r = await api.recentWorkspaces({});
+  if (r.ok) set({ recent: r.value });
+}
+
+export async function openFolder(path: string): Promise<void> {
+  const info = take(await api.openWorkspace({ path }));
+  if (info) await showWorkspace(info);
+}
+
+export async function pickFolder(): Promise<void> {
+  const path = take(await api.pickFolder({}));
+  if (path) await openFolder(path);
+}
+
+async function showWorkspace(ws: WorkspaceInfo): Promise<void> {
+  forgetAll();
+  set({ ...initial, host: get().host, phase: 'workspace', workspace: ws, error: get().error });
+  document.title = `${ws.name} — Retrace`;
+  await Promise.all([loadSessions(true), refreshStatus()]);
+}
+
+export async function refreshStatus(): Promise<void> {
+  const ws = get().workspace;
+  if (!ws) return;
+  const r = await api.status({ workspace: ws.id });
+  if (r.ok) set({ status: r.value });
+}
+
+async function loadSessions(pickLatest: boolean): Promise<void> {
+  const ws = get().workspace;
+  if (!ws) return;
+  const sessions = take(await api.listSessions({ workspace: ws.id }));
+  if (!sessions) return;
+  set({ sessions });
+  const current = get().sessionId;
+  if ((pickLatest || !current || !sessions.some((s) => s.id === current)) && sessions.length > 0) {
+    const latest = [...sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0]!;
+    if (latest.id !== current) await selectSession(latest.id);
+  }
+}
+
+export async function selectSession(id: string): Promise<void> {
+  set({ sessionId: id, selected: -1, summary: null, file: null, diffKey: null, fileKey: null, preview: null });
+  await reloadTimeline({ keep: null, follow: true });
+}
+
+// ---------------------------------------------------------------- timeline
+
+const loadedPages = new Set<number>();
+const pagesInFlight = new Set<number>();
+
+/**
+ * Reload the list from scratch. `keep`: the hash to keep selected if it is still listed; `follow`: select the
+ * latest checkpoint.
+ */
+export async function reloadTimeline(opts: { keep: Hash | null; follow: boolean }): Promise<void> {
+  const { workspace, sessionId, showHidden } = get();
+  if (!workspace || !sessionId) return;
+  const gen = get().timelineGen + 1;
+  loadedPages.clear();
+  pagesInFlight.clear();
+  set({ timelineGen: gen });
+  const page = take(
+    await api.timeline({
+      workspace: workspace.id,
+      session: sessionId,
+      includeHidden: showHidden,
+      offset: 0,
+      limit: PAGE_SIZE,
+    }),
+  );
+  if (!page || get().timelineGen !== gen) return;
+  const messages: (Message | undefined)[] = new Array<Message | undefined>(page.total);
+  page.messages.forEach((m, i) => (messages[page.offset + i] = m));
+  loadedPages.add(0);
+  let selected = page.checkpoints.length - 1;
+  if (!opts.follow && opts.keep) {
+    const kept = page.checkpoints.findIndex((c) => c.hash === opts.keep);
+    if (kept >= 0) selected = kept;
+  }
+  set({ total: page.total, messages, checkpoints: page.checkpoints });
+  const target = page.checkpoints[selected];
+  if (target) void ensureRange(target.index, target.index);
+  select(selected);
+}
+
+/** Load the pages that hold rows start..end (inclusive), if not loaded yet. */
+export async function ensureRange(start: number, end: number): Promise<void> {
+  const { workspace, sessionId, showHidden, total, timelineGen } = get();
+  if (!workspace || !sessionId || total === 0) return;
+  const first = Math.floor(Math.max(0, start) / PAGE_SIZE);
+  const last = Math.floor(Math.min(total - 1, end) / PAGE_SIZE);
+  const wanted: number[] = [];
+  for (let p = first; p <= last; p++) if (!loadedPages.has(p) && !pagesInFlight.has(p)) wanted.push(p);
+  await Promise.all(
+    wanted.map(async (p) => {
+      pagesInFlight.add(p);
+      const r = await api.timeline({
+        workspace: workspace.id,
+        session: sessionId,
+        includeHidden: showHidden,
+        offset: p * PAGE_SIZE,
+        limit: PAGE_SIZE,
+      });
+      pagesInFlight.delete(p);
+      if (!r.ok || get().timelineGen !== timelineGen) return;
+      loadedPages.add(p);
+      const messages = get().messages.slice();
+      r.value.messages.forEach((m, i) => (messages[r.value.offset + i] = m));
+      set({ messages });
+    }),
+  );
+}
+
+/** New messages were recorded: fetch the tail, and follow if the latest checkpoint was selected. */
+async function appendTail(): Promise<void> {
+  const { workspace, sessionId, showHidden, total, checkpoints, selected, timelineGen } = get();
+  if (!workspace || !sessionId) return;
+  const wasAtLatest = selected === checkpoints.length - 1;
+  const offset = Math.max(0, total - 1);
+  const page = take(
+    await api.timeline({
+      workspace: workspace.id,
+      session: sessionId,
+      includeHidden: showHidden,
+      offset,
+      limit: PAGE_SIZE,
+    }),
+  );
+  if (!page || get().timelineGen !== timelineGen) return;
+  if (page.total < total) return reloadTimeline({ keep: checkpoints[selected]?.hash ?? null, follow: false });
+  const messages = get().messages.slice();
+  messages.length = page.total;
+  page.messages.forEach((m, i) => (messages[page.offset + i] = m));
+  for (let p = Math.floor(offset / PAGE_SIZE); p <= Math.floor((page.total - 1) / PAGE_SIZE); p++) loadedPages.add(p);
+  set({ total: page.total, messages, checkpoints: page.checkpoints });
+  if (wasAtLatest && page.checkpoints.length - 1 !== selected) select(page.checkpoints.length - 1);
+  // Stats of the last message can change when a checkpoint lands on it; the header counts too.
+  void loadSessions(false);
+}
+
+export function toggleShowHidden(): void {
+  const keep = get().checkpoints[get().selected]?.hash ?? null;
+  set({ showHidden: !get().showHidden });
+  void reloadTimeline({ keep, follow: false });
+}
+
+// ---------------------------------------------------------------- selection and diff
+
+function diffSides(s: State, index: number): { from: Hash | null; to: DiffSide } | null {
+  const cp = s.checkpoints[index];
+  if (!cp) return null;
+  return s.compare === 'step'
+    ? { from: s.checkpoints[index - 1]?.hash ?? null, to: cp.hash }
+    : { from: cp.hash, to: 'working' };
+}
+
+export function select(index: number): void {
+  const s = get();
+  if (s.checkpoints.length === 0) return set({ selected: -1, summary: null, file: null, diffKey: null, fileKey: null });
+  const i = Math.max(0, Math.min(s.checkpoints.length - 1, index));
+  set({ selected: i, preview: null });
+  void refreshDiff();
+}
+
+export function move(delta: number): void {
+  const { selected, checkpoints } = get();
+  if (checkpoints.length === 0) return;
+  const next = Math.max(0, Math.min(checkpoints.length - 1, selected + delta));
+  if (next === selected) return;
+  markDiffRequested();
+  select(next);
+}
+
+export function setCompare(mode: CompareMode): void {
+  if (get().compare === mode) return;
+  set({ compare: mode });
+  void refreshDiff();
+}
+
+async function refreshDiff(): Promise<void> {
+  const s = get();
+  const ws = s.workspace;
+  const sides = diffSides(s, s.selected);
+  if (!ws || !sides) return;
+  const key = summaryKey(ws.id, sides.from, sides.to);
+  set({ diffKey: key });
+  let summary = cachedSummary(ws.id, sides.from, sides.to);
+  if (!summary) {
+    set({ summary: null });
+    const r = await loadSummary(ws.id, sides.from, sides.to);
+    if (get().diffKey !== key) return;
+    summary = take(r);
+    if (!summary) return;
+  }
+  const previous = get().selectedPath;
+  const path = summary.files.some((f) => f.path === previous) ? previous : (summary.files[0]?.path ?? null);
+  set({ summary, selectedPath: path });
+  await showFile(path);
+  prefetchNeighbours();
+}
+
+export async function selectFile(path: string): Promise<void> {
+  set({ selectedPath: path });
+  await showFile(path);
+}
+
+async function showFile(path: string | null): Promise<void> {
+  const s = get();
+  const ws = s.workspace;
+  const sides = diffSides(s, s.selected);
+  if (!ws || !sides || !path) return set({ file: null, fileKey: null });
+  const key = contentsKey(ws.id, sides.from, sides.to, path);
+  const cached = cachedContents(ws.id, sides.from, sides.to, path);
+  if (cached) return set({ file: cached, fileKey: key });
+  set({ fileKey: key, file: null });
+  const change = s.summary?.files.find((f) => f.path === path);
+  const r = await loadContents(ws.id, sides.from, sides.to, path, change?.oldPath);
+  if (get().fileKey !== key) return;
+  const file = take(r);
+  if (file) set({ file });
+}
+
+/** Warm the caches for the checkpoints either side, so the next keypress renders from memory. */
+function prefetchNeighbours(): void {
+  const s = get();
+  const ws = s.workspace;
+  if (!ws) return;
+  for (const i of [s.selected + 1, s.selected - 1]) {
+    const sides = diffSides(s, i);
+    if (!sides) continue;
+    void loadSummary(ws.id, sides.from, sides.to).then((r) => {
+      const first = r.ok ? r.value.files[0] : undefined;
+      if (first && !first.binary) void loadContents(ws.id, sides.from, sides.to, first.path, first.oldPath);
+    });
+  }
+}
+
+export function toggleInline(): void {
+  set({ inline: !get().inline });
+}
+
+// ---------------------------------------------------------------- restore
+
+export async function restore(mode: RestoreMode, paths?: string[]): Promise<void> {
+  const s = get();
+  const cp = s.checkpoints[s.selected];
+  if (!s.workspace || !cp || s.busy) return;
+  set({ busy: true, preview: null });
+  try {
+    const r = await api.restore({ workspace: s.workspace.id, target: cp.hash, mode, ...(paths ? { paths } : {}) });
+    const result = take(r);
+    if (!result) return;
+    set({ banner: { text: describeRestore(result, paths), undo: 'undo' }, error: null });
+    await afterRestore(mode !== 'code', cp.hash);
+  } finally {
+    set({ busy: false });
+  }
+}
+
+export async function previewRestore(): Promise<void> {
+  const s = get();
+  const cp = s.checkpoints[s.selected];
+  if (!s.workspace || !cp || s.busy) return;
+  const result = take(await api.previewRestore({ workspace: s.workspace.id, target: cp.hash }));
+  if (result) set({ preview: result });
+}
+
+export async function undoRestore(): Promise<void> {
+  const s = get();
+  if (!s.workspace || s.busy) return;
+  set({ busy: true, preview: null });
+  try {
+    const result = take(await api.undo({ workspace: s.workspace.id }));
+    if (!result) return;
+    set({ banner: { text: describeUndo(result), undo: 'redo' }, error: null });
+    await afterRestore(true, s.checkpoints[s.selected]?.hash ?? null);
+  } finally {
+    set({ busy: false });
+  }
+}
+
+async function afterRestore(conversationChanged: boolean, keep: Hash | null): Promise<void> {
+  forgetWorking();
+  const jobs: Promise<void>[] = [refreshStatus()];
+  if (conversationChanged) jobs.push(reloadTimeline({ keep, follow: false }), loadSessions(false));
+  else if (get().compare === 'since') jobs.push(refreshDiff());
+  await Promise.all(jobs);
+}
+
+export const dismissBanner = () => set({ banner: null });
+export const dismissError = () => set({ error: null });
+export const closePreview = () => set({ preview: null });
+
+// ---------------------------------------------------------------- live events and menu commands
+
+export function handleEvent(e: RetraceEvent): void {
+  if (e.type === 'command') return runCommand(e.command);
+  const s = get();
+  if (!s.workspace || e.workspace !== s.workspace.id) return;
+  switch (e.type) {
+    case 'messages-appended':
+      if (e.session === s.sessionId) void appendTail();
+      else void loadSessions(false);
+      break;
+    case 'sessions-changed':
+      void loadSessions(s.sessionId === null);
+      break;
+    case 'files-changed':
+      forgetWorking();
+      if (s.compare === 'since') void refreshDiff();
+      void refreshStatus();
+      break;
+    case 'restored':
+      // A restore by another window or the CLI: the list and the files may both have changed.
+      if (!s.busy) void afterRestore(true, s.checkpoints[s.selected]?.hash ?? null);
+      break;
+  }
+}
+
+export function runCommand(command: AppCommand): void {
+  switch (command) {
+    case 'previous-checkpoint':
+      return move(-1);
+    case 'next-checkpoint':
+      return move(1);
+    case 'compare-step':
+      return setCompare('step');
+    case 'compare-since':
+      return setCompare('since');
+    case 'toggle-inline':
+      return toggleInline();
+    case 'toggle-rewound':
+      return toggleShowHidden();
+    case 'restore-code':
+      return void restore('code');
+    case 'restore-conversation':
+      return void restore('conversation');
+    case 'restore-both':
+      return void restore('both');
+    case 'preview-restore':
+      return void previewRestore();
+    case 'undo-restore':
+      return void undoRestore();
+  }
+}
