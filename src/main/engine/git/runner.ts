@@ -61,7 +61,6 @@ export class GitRunner {
     this.prefix = [
       `--git-dir=${opts.gitDir}`,
       `--work-tree=${opts.workTree}`,
-      '--literal-pathspecs',
       '--no-pager',
       ...shadowConfig(opts.hooksDir).flatMap((c) => ['-c', c]),
     ];
@@ -87,11 +86,14 @@ export class GitRunner {
     }).env(this.env);
   }
 
-  /** A text answer (ls-files -z, diff-tree -z, rev-parse …). Paths in it are UTF-8; blobs never go here. */
-  raw(args: readonly string[]): Promise<string> {
+  /**
+   * A text answer (ls-files -z, diff-tree -z, rev-parse …). Paths in it are UTF-8; blobs never go here.
+   * Pathspecs are literal (no globs, no magic) unless a command cannot take that (check-ignore).
+   */
+  raw(args: readonly string[], opts: { literalPathspecs?: boolean } = {}): Promise<string> {
     return this.enqueue(async () => {
       try {
-        return await this.git.raw([...this.prefix, ...args]);
+        return await this.git.raw([...this.prefixFor(opts.literalPathspecs), ...args]);
       } catch (e) {
         throw fromSimpleGit(args, e);
       }
@@ -99,8 +101,18 @@ export class GitRunner {
   }
 
   /** Byte-exact or stdin-fed plumbing (update-index --stdin, cat-file --batch, check-ignore --stdin …). */
-  exec(args: readonly string[], opts: Omit<ExecGitOptions, 'env' | 'cwd'> = {}): Promise<ExecGitResult> {
-    return this.enqueue(() => execGit([...this.prefix, ...args], { ...opts, env: this.env, cwd: this.workTree }));
+  exec(
+    args: readonly string[],
+    opts: Omit<ExecGitOptions, 'env' | 'cwd'> & { literalPathspecs?: boolean } = {},
+  ): Promise<ExecGitResult> {
+    const { literalPathspecs, ...rest } = opts;
+    return this.enqueue(() =>
+      execGit([...this.prefixFor(literalPathspecs), ...args], { ...rest, env: this.env, cwd: this.workTree }),
+    );
+  }
+
+  private prefixFor(literal = true): string[] {
+    return literal ? ['--literal-pathspecs', ...this.prefix] : this.prefix;
   }
 
   private enqueue<T>(fn: () => Promise<T>): Promise<T> {

@@ -1,0 +1,40 @@
+import type { GitRunner } from './runner';
+
+export interface WorkTreeChanges {
+  /** Untracked, not ignored. An entry ending in '/' is a nested repository git did not enter. */
+  others: string[];
+  /** Tracked and changed on disk (stat differs), including type changes; may include deleted paths. */
+  modified: string[];
+  /** Tracked and gone from disk. */
+  deleted: string[];
+}
+
+/**
+ * One process does both walks: the index against the disk (modified / deleted) and the directory walk for new
+ * files, honouring .gitignore at every level plus <shadow>/info/exclude.
+ */
+export async function listWorkTreeChanges(git: GitRunner): Promise<WorkTreeChanges> {
+  const out = await git.raw(['ls-files', '-z', '-t', '--others', '--modified', '--deleted', '--exclude-standard']);
+  const result: WorkTreeChanges = { others: [], modified: [], deleted: [] };
+  for (const entry of out.split('\0')) {
+    if (entry.length < 3) continue;
+    const tag = entry[0];
+    const p = entry.slice(2);
+    if (tag === '?') result.others.push(p);
+    else if (tag === 'R') result.deleted.push(p);
+    else result.modified.push(p); // 'C' (changed); other tags are not produced by these flags
+  }
+  return result;
+}
+
+/** Tracked entries that the ignore rules now exclude (after a .gitignore / .retraceignore change). */
+export async function listIgnoredTracked(git: GitRunner): Promise<string[]> {
+  const out = await git.raw(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard']);
+  return out.split('\0').filter((p) => p !== '');
+}
+
+/** Every path in the shadow index. */
+export async function listIndex(git: GitRunner): Promise<string[]> {
+  const out = await git.raw(['ls-files', '-z', '--cached']);
+  return out.split('\0').filter((p) => p !== '');
+}

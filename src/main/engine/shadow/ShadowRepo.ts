@@ -1,0 +1,272 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { RetraceError } from '../../../shared/errors';
+import type { ChangeCounts, CheckpointStats, FileChange, NotCaptured, RecoveryReport } from '../../../shared/model';
+import { excludeFileContent, isHardExcluded, SHADOW_ATTRIBUTES } from '../excludes';
+import { readBlobs } from '../git/catFile';
+import { checkGit } from '../git/checkGit';
+import { commitTree } from '../git/commitTree';
+import { diffTreeFiles } from '../git/diffTree';
+import { GitError, toRetraceError } from '../git/errors';
+import { initShadowRepo } from '../git/init';
+import { listIndex } from '../git/lsFiles';
+import { lsTree } from '../git/lsTree';
+import { EMPTY_TREE, objectType, parentOf, peelToTree, reachableCommits } from '../git/objects';
+import * as refs from '../git/refs';
+import { GitRunner } from '../git/runner';
+import type { WorkspaceRef } from '../workspace';
+import { applyPaths, planRestore, type RestorePlan } from './restore';
+import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
+
+export interface ShadowRepoOptions {
+  /** Files larger than this are reported as not captured. Default 50 MiB. */
+  sizeCap?: number;
+}
+
+const HEX = /^[0-9a-f]+$/;
+
+/** All git work for one workspace. Callers hold the workspace lock for every method that writes. */
+export class ShadowRepo {
+  readonly gitDir: string;
+  private rulesChecked = false;
+
+  private constructor(
+    readonly ws: WorkspaceRef,
+    private readonly git: GitRunner,
+    private readonly sizeCap: number,
+  ) {
+    this.gitDir = git.gitDir;
+  }
+
+  /** Opens (creating if missing, idempotently) <ws.dir>/shadow.git. */
+  static async open(ws: WorkspaceRef, opts: ShadowRepoOptions = {}): Promise<ShadowRepo> {
+    await checkGit();
+    const gitDir = path.join(ws.dir, 'shadow.git');
+    const emptyDir = path.join(ws.dir, 'empty');
+    try {
+      await initShadowRepo(gitDir, emptyDir);
+      await fs.mkdir(path.join(gitDir, 'info'), { recursive: true });
+      await writeIfDifferent(path.join(gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES);
+    } catch (e) {
+      if (e instanceof GitError) throw toRetraceError(e);
+      throw new RetraceError('E_DATA_DIR', `cannot create the shadow repository in ${ws.dir}: ${(e as Error).message}`);
+    }
+    const git = new GitRunner({ gitDir, workTree: ws.root, hooksDir: emptyDir });
+    return new ShadowRepo(ws, git, opts.sizeCap ?? DEFAULT_SIZE_CAP);
+  }
+
+  /** Capture the folder into the shadow index and return its tree (PRODUCT.md "What a checkpoint captures"). */
+  async snapshotTree(
+    opts: { hintPaths?: string[]; onProgress?: (p: SnapshotProgress) => void } = {},
+  ): Promise<{ tree: string; notCaptured: NotCaptured[] }> {
+    // hintPaths are accepted for callers that know what changed; the index already tells git that cheaply.
+    return this.guard(async () => {
+      const rulesChanged = await this.syncExcludeFile();
+      const dataRel = this.dataHomeInsideRoot();
+      const isExcluded = (rel: string): boolean =>
+        isHardExcluded(rel) || (dataRel !== null && (rel === dataRel || rel.startsWith(dataRel + '/')));
+      return snapshot({
+        git: this.git,
+        root: this.ws.root,
+        sizeCap: this.sizeCap,
+        isExcluded,
+        rulesChanged,
+        ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+      });
+    });
+  }
+
+  commit(tree: string, parent: string | null, message: string): Promise<string> {
+    return this.guard(() => commitTree(this.git, tree, parent, message));
+  }
+
+  readRef(ref: string): Promise<string | null> {
+    assertRef(ref);
+    return this.guard(() => refs.readRef(this.git, ref));
+  }
+
+  /** expectedOld: undefined = no check; null = must not exist yet; a hash = must still be there (else E_GIT). */
+  updateRef(ref: string, hash: string, expectedOld?: string | null): Promise<void> {
+    assertRef(ref);
+    return this.guard(() => refs.updateRef(this.git, ref, hash, expectedOld));
+  }
+
+  deleteRef(ref: string): Promise<void> {
+    assertRef(ref);
+    return this.guard(() => refs.deleteRef(this.git, ref));
+  }
+
+  listRefs(prefix: string): Promise<{ ref: string; hash: string }[]> {
+    return this.guard(() => refs.listRefs(this.git, prefix));
+  }
+
+  /** A full hash that is a commit, or a 7+ hex prefix unique among the checkpoints reachable from refs/retrace/. */
+  async resolveCommit(spec: string): Promise<string> {
+    const s = spec.trim().toLowerCase();
+    if (s.length < 7 || s.length > 40 || !HEX.test(s))
+      throw new RetraceError('E_UNKNOWN_CHECKPOINT', `not a checkpoint hash: ${spec}`);
+    return this.guard(async () => {
+      if (s.length === 40) {
+        if ((await objectType(this.git, s)) === 'commit') return s;
+        throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no such checkpoint: ${spec}`);
+      }
+      const matches = (await reachableCommits(this.git, 'refs/retrace/')).filter((h) => h.startsWith(s));
+      const unique = [...new Set(matches)];
+      if (unique.length === 1) return unique[0]!;
+      if (unique.length === 0) throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no such checkpoint: ${spec}`);
+      const shown = unique.slice(0, 5).map((h) => h.slice(0, 12));
+      throw new RetraceError(
+        'E_AMBIGUOUS',
+        `${spec} names ${unique.length} checkpoints: ${shown.join(', ')}${unique.length > 5 ? ', …' : ''}`,
+      );
+    });
+  }
+
+  commitExists(hash: string): Promise<boolean> {
+    if (!HEX.test(hash) || hash.length !== 40) return Promise.resolve(false);
+    return this.guard(async () => (await objectType(this.git, hash)) === 'commit');
+  }
+
+  parentOf(hash: string): Promise<string | null> {
+    return this.guard(() => parentOf(this.git, hash));
+  }
+
+  async treeOf(commitOrTree: string): Promise<string> {
+    const tree = await this.guard(() => peelToTree(this.git, commitOrTree));
+    if (!tree) throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no such checkpoint or tree: ${commitOrTree}`);
+    return tree;
+  }
+
+  /** Changes between two commits or trees (null = the empty tree): renames, +/-, binary, any path. */
+  async diff(from: string | null, to: string): Promise<FileChange[]> {
+    const [a, b] = await Promise.all([from === null ? EMPTY_TREE : this.treeOf(from), this.treeOf(to)]);
+    return this.guard(() => diffTreeFiles(this.git, a, b));
+  }
+
+  async diffStats(from: string | null, to: string): Promise<{ changed: ChangeCounts; stats: CheckpointStats }> {
+    const files = await this.diff(from, to);
+    const changed: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
+    const stats: CheckpointStats = { files: files.length, insertions: 0, deletions: 0 };
+    for (const f of files) {
+      if (f.status === 'added') changed.added++;
+      else if (f.status === 'deleted') changed.deleted++;
+      else changed.modified++; // modified, renamed, type-changed
+      stats.insertions += f.insertions;
+      stats.deletions += f.deletions;
+    }
+    return { changed, stats };
+  }
+
+  /** A file's bytes and mode in a commit or tree; null when the path is absent there (or is a folder). */
+  async readFile(treeish: string, filePath: string): Promise<{ bytes: Buffer; mode: string } | null> {
+    const tree = await this.treeOf(treeish);
+    return this.guard(async () => {
+      const entry = (await lsTree(this.git, tree, { paths: [filePath] })).find((e) => e.path === filePath);
+      if (!entry || entry.type !== 'blob') return null;
+      const bytes = (await readBlobs(this.git, [entry.id])).get(entry.id);
+      if (!bytes) throw new RetraceError('E_CORRUPT', `the shadow repository lacks the content of ${filePath}`);
+      return { bytes, mode: entry.mode };
+    });
+  }
+
+  async planRestore(fromTree: string, toTree: string, paths?: string[]): Promise<RestorePlan> {
+    const [a, b] = await Promise.all([this.treeOf(fromTree), this.treeOf(toTree)]);
+    return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths));
+  }
+
+  async applyPaths(tree: string, paths: string[]): Promise<string[]> {
+    const t = await this.treeOf(tree);
+    return this.guard(() => applyPaths(this.git, this.ws.root, t, paths));
+  }
+
+  /** Bytes the shadow repository takes on disk. */
+  async storageBytes(): Promise<number> {
+    return duBytes(this.gitDir);
+  }
+
+  /** Pack loose objects and drop unreachable ones when worth it; every ref'd commit stays (I5). */
+  async maintenance(): Promise<void> {
+    await this.guard(async () => {
+      const out = await this.git.raw(['count-objects', '-v']);
+      const num = (k: string): number => Number(new RegExp(`^${k}: (\\d+)`, 'm').exec(out)?.[1] ?? 0);
+      if (num('count') < 2_000 && num('packs') < 20) return;
+      // prune=now is safe: callers hold the lock, so no snapshot is between write-tree and update-ref.
+      await this.git.raw(['gc', '--quiet', '--prune=now']);
+    });
+  }
+
+  /** Detect and fix damage the next command can fix by itself (issue 6 extends this). */
+  async repair(): Promise<RecoveryReport[]> {
+    const reports: RecoveryReport[] = [];
+    const ts = (): string => new Date().toISOString();
+    try {
+      await listIndex(this.git);
+    } catch (e) {
+      if (e instanceof GitError && e.kind === 'corrupt') {
+        // The index is only a cache of the last snapshot: without it the next snapshot re-hashes everything.
+        await fs.rm(path.join(this.gitDir, 'index'), { force: true });
+        reports.push({ ts: ts(), kind: 'repository-repaired', detail: 'discarded a damaged shadow index' });
+      } else throw toRetraceError(e);
+    }
+    return reports;
+  }
+
+  /** Keep <shadow>/info/exclude = defaults + the folder's .retraceignore. True when it changed. */
+  private async syncExcludeFile(): Promise<boolean> {
+    let retraceIgnore: string | null = null;
+    const file = path.join(this.ws.root, '.retraceignore');
+    const st = await fs.lstat(file).catch(() => null);
+    if (st?.isFile()) {
+      try {
+        retraceIgnore = await fs.readFile(file, 'utf8');
+      } catch {
+        throw new RetraceError('E_UNREADABLE', 'cannot read .retraceignore');
+      }
+    }
+    let content = excludeFileContent(retraceIgnore);
+    const dataRel = this.dataHomeInsideRoot();
+    if (dataRel !== null) content += `/${dataRel}/\n`;
+    const changed = await writeIfDifferent(path.join(this.gitDir, 'info', 'exclude'), content);
+    const first = !this.rulesChecked;
+    this.rulesChecked = true;
+    return changed || first;
+  }
+
+  /** The data home, relative to the root, when someone keeps it inside the folder (never capture it). */
+  private dataHomeInsideRoot(): string | null {
+    const rel = path.relative(this.ws.root, this.ws.dataHome ?? path.dirname(path.dirname(this.ws.dir)));
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return null;
+    return rel.split(path.sep).join('/');
+  }
+
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      throw toRetraceError(e);
+    }
+  }
+}
+
+function assertRef(ref: string): void {
+  if (!/^refs\/[A-Za-z0-9._\-/]+$/.test(ref) || ref.includes('..') || ref.endsWith('/') || ref.endsWith('.lock'))
+    throw new RetraceError('E_INVALID_INPUT', `not a valid ref name: ${ref}`);
+}
+
+async function writeIfDifferent(file: string, content: string): Promise<boolean> {
+  const current = await fs.readFile(file, 'utf8').catch(() => null);
+  if (current === content) return false;
+  await fs.writeFile(file, content);
+  return true;
+}
+
+async function duBytes(dir: string): Promise<number> {
+  let total = 0;
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) total += await duBytes(p);
+    else total += (await fs.lstat(p).catch(() => null))?.size ?? 0;
+  }
+  return total;
+}

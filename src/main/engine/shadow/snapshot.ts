@@ -1,0 +1,145 @@
+import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
+import path from 'node:path';
+import { RetraceError } from '../../../shared/errors';
+import type { NotCaptured } from '../../../shared/model';
+import { GitError, toRetraceError } from '../git/errors';
+import { listIgnoredTracked, listWorkTreeChanges } from '../git/lsFiles';
+import type { GitRunner } from '../git/runner';
+import { addToIndex, removeFromIndex, writeTree } from '../git/updateIndex';
+import { walkUntrackedDirs } from './walkUntracked';
+
+export const DEFAULT_SIZE_CAP = 50 * 1024 * 1024;
+
+export interface SnapshotProgress {
+  phase: string;
+  done: number;
+  total?: number;
+}
+
+export interface SnapshotContext {
+  git: GitRunner;
+  root: string;
+  sizeCap: number;
+  /** Hard exclusion (defaults, the data home if it lies inside the folder). */
+  isExcluded: (rel: string) => boolean;
+  /** The ignore rules may have changed since the last snapshot (exclude file rewritten, first run). */
+  rulesChanged: boolean;
+  onProgress?: (p: SnapshotProgress) => void;
+}
+
+const RULE_FILES = new Set(['.gitignore', '.retraceignore']);
+
+/**
+ * Bring the shadow index up to date with the folder and write its tree. Cost: one ls-files (both walks in
+ * git), an lstat per changed or new path, one update-index that hashes only those, one write-tree.
+ * Nothing is written in the folder. An unreadable file aborts with E_UNREADABLE before any tree is written.
+ */
+export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; notCaptured: NotCaptured[] }> {
+  const { git, root } = ctx;
+  ctx.onProgress?.({ phase: 'scan', done: 0 });
+  const changes = await listWorkTreeChanges(git);
+
+  const nestedDirs = changes.others.filter((p) => p.endsWith('/'));
+  const untracked = changes.others.filter((p) => !p.endsWith('/'));
+  if (nestedDirs.length > 0) untracked.push(...(await walkUntrackedDirs(git, root, nestedDirs, ctx.isExcluded)));
+
+  const tracked = new Set([...changes.modified, ...changes.deleted]);
+  const toRemove = new Set(changes.deleted);
+  const candidates = [
+    ...new Set([...changes.modified.filter((p) => !toRemove.has(p)), ...untracked.filter((p) => !ctx.isExcluded(p))]),
+  ];
+
+  const toAdd: string[] = [];
+  const notCaptured: NotCaptured[] = [];
+  const parentOk = parentChecker(root);
+  let done = 0;
+  const total = candidates.length;
+  ctx.onProgress?.({ phase: 'stat', done, total });
+
+  await forEachLimited(candidates, 64, async (rel) => {
+    const st = (await parentOk(rel)) ? await lstatOrNull(root, rel) : null;
+    done++;
+    if (st === null) {
+      if (tracked.has(rel)) toRemove.add(rel);
+      else notCaptured.push({ path: rel, reason: 'vanished' });
+      return;
+    }
+    if (st.isSymbolicLink()) {
+      toAdd.push(rel);
+    } else if (st.isFile()) {
+      if (st.size > ctx.sizeCap) {
+        notCaptured.push({ path: rel, reason: 'too-large', size: st.size });
+        if (tracked.has(rel)) toRemove.add(rel);
+        return;
+      }
+      try {
+        await fs.access(path.join(root, rel), fsConstants.R_OK);
+      } catch {
+        throw new RetraceError('E_UNREADABLE', `cannot read ${rel}: permission denied`);
+      }
+      toAdd.push(rel);
+    } else if (tracked.has(rel)) {
+      toRemove.add(rel); // now a directory (its files arrive as new paths) or a fifo/socket
+    }
+  });
+
+  notCaptured.sort((a, b) => (a.path < b.path ? -1 : 1));
+  ctx.onProgress?.({ phase: 'hash', done: 0, total: toAdd.length });
+  try {
+    await removeFromIndex(git, [...toRemove]);
+    await addToIndex(git, toAdd.sort());
+  } catch (e) {
+    if (e instanceof GitError && e.kind === 'unreadable')
+      throw new RetraceError('E_UNREADABLE', `cannot read ${e.path ?? 'a file of the folder'}`);
+    throw toRetraceError(e);
+  }
+
+  const touchedRules = [...toAdd, ...toRemove].some((p) => RULE_FILES.has(p.slice(p.lastIndexOf('/') + 1)));
+  if (ctx.rulesChanged || touchedRules) {
+    // Files captured earlier that the rules now exclude leave the checkpoint (and so are never restored over).
+    await removeFromIndex(git, await listIgnoredTracked(git));
+  }
+  ctx.onProgress?.({ phase: 'tree', done: toAdd.length, total: toAdd.length });
+  return { tree: await writeTree(git), notCaptured };
+}
+
+async function lstatOrNull(root: string, rel: string): Promise<Stats | null> {
+  try {
+    return await fs.lstat(path.join(root, rel));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw new RetraceError('E_UNREADABLE', `cannot read ${rel}: ${code ?? (e as Error).message}`);
+  }
+}
+
+/**
+ * A path whose parent is a symlink (or no longer a directory) is not part of the folder: following it would
+ * capture files from elsewhere. Directory answers are cached for the run.
+ */
+function parentChecker(root: string): (rel: string) => Promise<boolean> {
+  const cache = new Map<string, Promise<boolean>>();
+  const dirOk = (dir: string): Promise<boolean> => {
+    if (dir === '') return Promise.resolve(true);
+    let p = cache.get(dir);
+    if (!p) {
+      const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
+      p = dirOk(parent).then(async (ok) => {
+        if (!ok) return false;
+        const st = await fs.lstat(path.join(root, dir)).catch(() => null);
+        return !!st && st.isDirectory();
+      });
+      cache.set(dir, p);
+    }
+    return p;
+  };
+  return (rel) => dirOk(rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
+}
+
+async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
