@@ -4,24 +4,49 @@
  * moment. Without RETRACE_TEST_FAULTS=1 this is inert. Names are stable: the fault suite iterates FAULT_STEPS.
  */
 export const FAULT_STEPS = [
-  // checkpoint: snapshot → commit → journal → append message → update ref → clear journal
+  // checkpoint (`checkpoint`, `message --checkpoint`, hooks): snapshot → commit → journal → append → update ref → clear
   'checkpoint:after-snapshot',
   'checkpoint:after-commit',
   'checkpoint:after-journal',
   'checkpoint:after-append',
   'checkpoint:after-ref',
-  // restore / undo: safety snapshot → safety commit+ref → journal → apply files → rewind event → ledger → clear
+  // restore and undo share one transaction:
+  // safety snapshot → safety commit + ref → journal → apply files → visibility event → ledger → clear journal
   'restore:after-safety',
   'restore:after-journal',
-  'restore:mid-apply', // half of the planned paths written
+  'restore:mid-apply', // half of the planned paths written (reached only when at least one file changes)
   'restore:after-apply',
   'restore:after-rewind',
   'restore:after-ledger',
   'restore:after-clear',
-  // recovery itself can be interrupted and must be re-runnable
+  // recovery of an interrupted restore (the next writing command or `status`) must itself be re-runnable
   'recovery:after-rollback',
   'recovery:after-compensate',
 ] as const;
+
+/**
+ * Which operations reach each step. `restore:*` steps are reached by undo too (same transaction);
+ * `restore:after-safety` and `restore:mid-apply` only when a file part exists / changes;
+ * `restore:after-rewind` is reached by code-only restores too (the event is simply absent).
+ */
+export const FAULT_STEP_OPS: Readonly<
+  Record<(typeof FAULT_STEPS)[number], readonly ('checkpoint' | 'restore' | 'undo' | 'recovery')[]>
+> = {
+  'checkpoint:after-snapshot': ['checkpoint'],
+  'checkpoint:after-commit': ['checkpoint'],
+  'checkpoint:after-journal': ['checkpoint'],
+  'checkpoint:after-append': ['checkpoint'],
+  'checkpoint:after-ref': ['checkpoint'],
+  'restore:after-safety': ['restore', 'undo'],
+  'restore:after-journal': ['restore', 'undo'],
+  'restore:mid-apply': ['restore', 'undo'],
+  'restore:after-apply': ['restore', 'undo'],
+  'restore:after-rewind': ['restore', 'undo'],
+  'restore:after-ledger': ['restore', 'undo'],
+  'restore:after-clear': ['restore', 'undo'],
+  'recovery:after-rollback': ['recovery'],
+  'recovery:after-compensate': ['recovery'],
+};
 
 export type FaultStep = (typeof FAULT_STEPS)[number];
 

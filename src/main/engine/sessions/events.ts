@@ -12,6 +12,16 @@ export interface SessionHeader {
   title: string;
   source: SessionSource;
   createdAt: string;
+  /** Where an imported or hooked session came from (the Claude Code fork on restore needs the transcript). */
+  origin?: SessionOrigin;
+}
+
+export interface SessionOrigin {
+  kind: 'claude-code' | 'cline';
+  transcript?: string;
+  sessionId?: string;
+  cwd?: string;
+  taskId?: string;
 }
 
 export interface MessageEvent {
@@ -23,6 +33,8 @@ export interface MessageEvent {
   hash?: string;
   stats?: CheckpointStats;
   meta?: MessageMeta;
+  /** Starts hidden (an importer's abandoned branch); shown again only by an event that lists it. */
+  hidden?: true;
 }
 
 /** Hide messages. `rid` is the restore (or undo) that did it. */

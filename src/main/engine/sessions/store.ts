@@ -3,14 +3,29 @@
  * Writers call this under the workspace lock; readers need no lock (appends are whole lines, and a torn
  * last line is skipped).
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { SessionSource } from '../../../shared/model';
-import type { MessageEvent, RewindEvent, SessionEvent, SessionHeader, TitleEvent, UnrewindEvent } from './events';
+import type {
+  MessageEvent,
+  RewindEvent,
+  SessionEvent,
+  SessionHeader,
+  SessionOrigin,
+  TitleEvent,
+  UnrewindEvent,
+} from './events';
 import { assertSessionId, isValidSessionId } from './ids';
 import { appendJsonl, isNotFound, readJsonl, readLastRecord, type AppendResult } from './jsonl';
 import { replay, summarize, type SessionState } from './replay';
+
+export interface CreateSessionOptions {
+  title?: string;
+  source?: SessionSource;
+  createdAt?: string;
+  origin?: SessionOrigin;
+}
 
 export class SessionStore {
   readonly dir: string;
@@ -44,7 +59,7 @@ export class SessionStore {
   }
 
   /** Create a session with its header. Fails if it exists. */
-  create(id: string, opts: { title?: string; source?: SessionSource; createdAt?: string } = {}): SessionHeader {
+  create(id: string, opts: CreateSessionOptions = {}): SessionHeader {
     const file = this.file(id);
     mkdirSync(this.dir, { recursive: true });
     const header: SessionHeader = {
@@ -54,6 +69,7 @@ export class SessionStore {
       title: opts.title ?? '',
       source: opts.source ?? 'cli',
       createdAt: opts.createdAt ?? new Date().toISOString(),
+      ...(opts.origin ? { origin: opts.origin } : {}),
     };
     let fd: number;
     try {
@@ -70,6 +86,16 @@ export class SessionStore {
       closeSync(fd);
     }
     return header;
+  }
+
+  /** Remove a session's log (the caller drops its ref). Unknown → E_UNKNOWN_SESSION. */
+  remove(id: string): void {
+    try {
+      unlinkSync(this.file(id));
+    } catch (e) {
+      if (isNotFound(e)) throw new RetraceError('E_UNKNOWN_SESSION', `no session ${id} in this workspace`);
+      throw e;
+    }
   }
 
   /** Append events to an existing session. */

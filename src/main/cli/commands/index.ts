@@ -1,0 +1,34 @@
+/**
+ * The command registry: name → summary + lazy loader, so start-up only loads the command that runs
+ * (the Claude Code hook runs this CLI on every tool call).
+ *
+ * To add a command: create `commands/<name>.ts` that exports `command: Command` (see ../command.ts), then add
+ * ONE line here:   name: { summary: 'what it does', load: () => import('./name') },
+ * Names with a dash need quotes ('my-cmd': …). The common flags --json, --cwd, --data-dir and --help are
+ * added to every command's options by the dispatcher.
+ *
+ * `DEFAULT_COMMAND` runs for `retrace` with no arguments and for `retrace DIR` (a first argument that is no
+ * command name but an existing path): engineer C points it at the app-launch command when it exists.
+ */
+import type { Command } from '../command';
+
+export interface CommandEntry {
+  summary: string;
+  load: () => Promise<{ command: Command }>;
+}
+
+export const COMMANDS: Record<string, CommandEntry> = {
+  message: { summary: 'append a message (optionally with a checkpoint)', load: () => import('./message') },
+  checkpoint: { summary: 'snapshot the workspace as a checkpoint message', load: () => import('./checkpoint') },
+  sessions: { summary: 'list the sessions of the workspace', load: () => import('./sessions') },
+  log: { summary: "show a session's messages", load: () => import('./log') },
+  diff: { summary: 'what changed between two checkpoints, or since one', load: () => import('./diff') },
+  status: { summary: 'workspace summary, last restore, what recovery repaired', load: () => import('./status') },
+  restore: { summary: 'restore code, conversation or both to a checkpoint', load: () => import('./restore') },
+  undo: { summary: 'undo the most recent restore (or undo)', load: () => import('./undo') },
+  serve: { summary: 'the desktop UI in a browser, on 127.0.0.1 behind a token', load: () => import('./serve') },
+  app: { summary: 'open the desktop app (also `retrace` or `retrace DIR`)', load: () => import('./app') },
+};
+
+/** Command for no arguments / `retrace DIR`; null until the app launcher is registered. */
+export const DEFAULT_COMMAND: string | null = 'app';

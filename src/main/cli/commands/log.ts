@@ -1,0 +1,30 @@
+import { firstLine, short } from '../output';
+import { str } from '../args';
+import type { Command } from '../command';
+import { visibleMessages } from '../../engine/workspaceEngine';
+
+export const command: Command = {
+  usage: 'log [--session ID] [--all]',
+  options: { session: { type: 'string' }, all: { type: 'boolean' } },
+  positionals: { min: 0, max: 0 },
+  async run(ctx) {
+    const engine = await ctx.engine();
+    const state = await engine.session(str(ctx.values, 'session'));
+    const all = ctx.values.all === true;
+    const messages = visibleMessages(state, all).map((m) => ({
+      id: m.id,
+      ts: m.ts,
+      role: m.role,
+      text: m.text,
+      hash: m.hash,
+      hidden: m.hidden,
+    }));
+    ctx.out.result({ session: state.header.id, messages }, () => [
+      `session ${state.header.id}: ${firstLine(state.header.title, 60)}`,
+      ...messages.map(
+        (m) =>
+          `${m.hidden ? '(hidden) ' : ''}${m.ts}  ${m.role.padEnd(9)} ${m.id}${m.hash ? ` [${short(m.hash)}]` : ''}  ${firstLine(m.text, 60)}`,
+      ),
+    ]);
+  },
+};

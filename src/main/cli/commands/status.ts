@@ -1,0 +1,25 @@
+import { short } from '../output';
+import type { Command } from '../command';
+
+export const command: Command = {
+  usage: 'status',
+  options: {},
+  positionals: { min: 0, max: 0 },
+  async run(ctx) {
+    const s = await (await ctx.engine()).status();
+    ctx.out.result(s, () => [
+      `workspace  ${s.workspace}`,
+      `sessions   ${s.sessions}, checkpoints ${s.checkpoints}, storage ${formatBytes(s.storageBytes)}`,
+      s.lastRestore
+        ? `last restore ${s.lastRestore.restore} (${s.lastRestore.undoOf ? `undo of ${s.lastRestore.undoOf}` : `${s.lastRestore.mode} to ${short(s.lastRestore.target.hash)}`}) at ${s.lastRestore.ts}${s.canUndo ? '; `retrace undo` reverts it' : ''}`
+        : 'no restore yet',
+      ...s.recovered.map((r) => `recovered  ${r.ts} ${r.kind}: ${r.detail}`),
+    ]);
+  },
+};
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}

@@ -1,0 +1,51 @@
+/**
+ * How the CLI talks: with --json exactly one JSON document on stdout; otherwise short lines for people.
+ * Failures: one `retrace: …` line on stderr (and `{"error":{code,message}}` on stdout with --json);
+ * exit 2 for usage errors, 1 for everything else.
+ */
+import { toErrorInfo, type ErrorInfo } from '../../shared/errors';
+
+export class Output {
+  constructor(readonly json: boolean) {}
+
+  /** Print a command's result: the JSON value, or the human lines. */
+  result(value: unknown, human: () => string | string[]): void {
+    if (this.json) {
+      process.stdout.write(JSON.stringify(value) + '\n');
+    } else {
+      const lines = human();
+      const text = Array.isArray(lines) ? lines.join('\n') : lines;
+      if (text !== '') process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+    }
+  }
+
+  /** A note for people (never on stdout in --json mode). */
+  note(line: string): void {
+    process.stderr.write(`retrace: ${line}\n`);
+  }
+
+  /** Report a failure and return the exit code. */
+  fail(e: unknown): number {
+    const info = toErrorInfo(e);
+    writeFailure(info, this.json);
+    return exitCodeFor(info);
+  }
+}
+
+export function writeFailure(info: ErrorInfo, json: boolean): void {
+  process.stderr.write(`retrace: ${info.message}\n`);
+  if (json) process.stdout.write(JSON.stringify({ error: info }) + '\n');
+  if (info.code === 'E_INTERNAL' && process.env.RETRACE_DEBUG) process.stderr.write('(set by RETRACE_DEBUG)\n');
+}
+
+export function exitCodeFor(info: ErrorInfo): number {
+  return info.code === 'E_USAGE' ? 2 : 1;
+}
+
+export const short = (hash: string | null | undefined): string => (hash ? hash.slice(0, 7) : '-');
+
+/** One line of a possibly multi-line text, cut for a terminal. */
+export function firstLine(text: string, max = 72): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

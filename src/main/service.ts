@@ -1,0 +1,317 @@
+/**
+ * The Retrace service: the contract's handlers (src/shared/contract.ts) on top of the workspace engine.
+ * The Electron IPC layer and the `retrace serve` host both call it; nothing else reaches the engine from a UI.
+ *
+ *   const service = createService({
+ *     host: 'electron' | 'serve',
+ *     dataHome?: string,                       // default: resolveDataHome() (RETRACE_HOME or the app's folder)
+ *     initialWorkspace?: string,               // the folder the window was opened for (init opens it)
+ *     pickFolder?: () => Promise<string|null>, // native dialog; absent → E_UNSUPPORTED
+ *     recentWorkspaces?: () => Promise<string[]>, // default: <dataHome>/recent.json kept by openWorkspace
+ *     watch?: boolean,                         // default true: push RetraceEvents when session logs change
+ *   });
+ *   await service.dispatch('timeline', rawArgs)  // → Result<…>: validates with requestSchemas, never throws
+ *   service.subscribe((event) => …)              // → unsubscribe
+ *   service.handlers.status({ workspace })        // validated-request handlers (throw RetraceError)
+ *   await service.close()                         // stops the watchers
+ *
+ * Requests name a workspace by id; openWorkspace gives the id. Paths in requests are workspace-relative
+ * ('/'-separated); absolute paths, `..` and routes out through symlinks are refused (E_PATH_OUTSIDE_WORKSPACE).
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  API_METHODS,
+  requestSchemas,
+  type ApiMethod,
+  type ApiParsedRequest,
+  type ApiResults,
+  type InitInfo,
+  type RetraceHandlers,
+} from '../shared/contract';
+import { RetraceError } from '../shared/errors';
+import type { CheckpointRef, DiffSummary, RetraceEvent, WorkspaceInfo } from '../shared/model';
+import { capture, type Result } from '../shared/result';
+import { resolveDataHome } from './engine/dataHome';
+import { resolveWorkspace } from './engine/workspace';
+import { WorkspaceEngine } from './engine/workspaceEngine';
+
+export interface ServiceOptions {
+  host: 'electron' | 'serve';
+  dataHome?: string;
+  initialWorkspace?: string;
+  pickFolder?: () => Promise<string | null>;
+  recentWorkspaces?: () => Promise<string[]>;
+  watch?: boolean;
+}
+
+export interface RetraceService {
+  handlers: RetraceHandlers;
+  dispatch<M extends ApiMethod>(method: M, rawArgs: unknown): Promise<Result<ApiResults[M]>>;
+  dispatch(method: string, rawArgs: unknown): Promise<Result<unknown>>;
+  subscribe(listener: (event: RetraceEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+const RECENT_MAX = 20;
+const WATCH_DEBOUNCE_MS = 150;
+/** Diff summaries between two commits never change; keep the most recent ones. */
+const DIFF_CACHE_MAX = 500;
+
+export function createService(opts: ServiceOptions): RetraceService {
+  return new Service(opts);
+}
+
+class Service implements RetraceService {
+  readonly handlers: RetraceHandlers;
+  private readonly dataHome: string;
+  private readonly engines = new Map<string, WorkspaceEngine>();
+  private readonly listeners = new Set<(e: RetraceEvent) => void>();
+  private readonly watchers = new Map<string, FSWatcher[]>();
+  private readonly diffCache = new Map<string, DiffSummary>();
+
+  constructor(private readonly opts: ServiceOptions) {
+    this.dataHome = opts.dataHome ?? resolveDataHome();
+    this.handlers = this.makeHandlers();
+  }
+
+  async dispatch(method: string, rawArgs: unknown): Promise<Result<never>> {
+    return capture(async () => {
+      if (!(API_METHODS as string[]).includes(method)) throw new RetraceError('E_USAGE', `unknown method: ${method}`);
+      const m = method as ApiMethod;
+      const parsed = requestSchemas[m].safeParse(rawArgs ?? {});
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+        throw new RetraceError('E_INVALID_INPUT', `${method}: ${where}${issue?.message ?? 'invalid request'}`);
+      }
+      const handler = this.handlers[m] as (req: unknown) => Promise<never>;
+      return handler(parsed.data);
+    });
+  }
+
+  subscribe(listener: (event: RetraceEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    for (const list of this.watchers.values()) for (const w of list) w.close();
+    this.watchers.clear();
+    this.listeners.clear();
+  }
+
+  private emit(event: RetraceEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch {
+        // one listener's failure must not stop the others
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+
+  private makeHandlers(): RetraceHandlers {
+    return {
+      init: async () => {
+        const info: InitInfo = { host: this.opts.host, workspace: null, platform: process.platform };
+        if (this.opts.initialWorkspace) {
+          try {
+            info.workspace = await this.open(this.opts.initialWorkspace);
+          } catch (e) {
+            const err = e instanceof RetraceError ? e : new RetraceError('E_INTERNAL', String(e));
+            info.openError = { code: err.code, message: err.message };
+          }
+        }
+        return info;
+      },
+      openWorkspace: async ({ path }) => this.open(path),
+      pickFolder: async () => {
+        if (!this.opts.pickFolder)
+          throw new RetraceError('E_UNSUPPORTED', 'this host has no folder dialog; type the folder path instead');
+        return this.opts.pickFolder();
+      },
+      recentWorkspaces: async () => (this.opts.recentWorkspaces ? this.opts.recentWorkspaces() : this.readRecent()),
+      listSessions: async ({ workspace }) => (await this.engine(workspace)).listSessions(),
+      timeline: async (req) => this.timeline(req),
+      message: async ({ workspace, session, id }) => {
+        const s = await (await this.engine(workspace)).session(session);
+        const m = s.messages.find((x) => x.id === id);
+        if (!m) throw new RetraceError('E_UNKNOWN_MESSAGE', `no message ${id} in session ${session}`);
+        return m;
+      },
+      diffSummary: async ({ workspace, from, to }) => {
+        const engine = await this.engine(workspace);
+        const key = `${workspace}:${from ?? 'empty'}:${to}`;
+        const hit = to !== 'working' ? this.diffCache.get(key) : undefined;
+        if (hit) return hit;
+        await this.assertCommits(engine, [from, to]);
+        const summary: DiffSummary = { from, to, files: await engine.diff(from, to) };
+        if (to !== 'working') {
+          this.diffCache.set(key, summary);
+          if (this.diffCache.size > DIFF_CACHE_MAX) this.diffCache.delete(this.diffCache.keys().next().value!);
+        }
+        return summary;
+      },
+      fileContents: async ({ workspace, from, to, path, oldPath }) => {
+        const engine = await this.engine(workspace);
+        await this.assertCommits(engine, [from, to]);
+        return engine.fileContents(from, to, path, oldPath);
+      },
+      previewRestore: async ({ workspace, target, paths }) =>
+        (await this.engine(workspace)).restore({ target, mode: 'code', dryRun: true, ...(paths ? { paths } : {}) }),
+      restore: async ({ workspace, target, mode, paths }) => {
+        const res = await (await this.engine(workspace)).restore({ target, mode, ...(paths ? { paths } : {}) });
+        this.emit({ type: 'restored', workspace, restore: res.restore });
+        if (mode !== 'code') this.emit({ type: 'messages-appended', workspace, session: res.target.session });
+        return res;
+      },
+      undo: async ({ workspace }) => {
+        const res = await (await this.engine(workspace)).undo();
+        this.emit({ type: 'restored', workspace, restore: res.restore });
+        this.emit({ type: 'sessions-changed', workspace });
+        return res;
+      },
+      status: async ({ workspace }) => (await this.engine(workspace)).status(),
+    };
+  }
+
+  private async timeline(req: ApiParsedRequest<'timeline'>) {
+    const s = await (await this.engine(req.workspace)).session(req.session);
+    const list = req.includeHidden ? s.messages : s.messages.filter((m) => !m.hidden);
+    const checkpoints: CheckpointRef[] = [];
+    list.forEach((m, index) => {
+      if (m.hash) checkpoints.push({ index, messageId: m.id, hash: m.hash });
+    });
+    return {
+      session: s.header.id,
+      total: list.length,
+      offset: req.offset,
+      messages: list.slice(req.offset, req.offset + req.limit),
+      checkpoints,
+    };
+  }
+
+  /** An unknown commit is the caller's mistake, not a git failure. */
+  private async assertCommits(engine: WorkspaceEngine, sides: (string | null)[]): Promise<void> {
+    const shadow = await engine.shadow();
+    for (const h of sides) {
+      if (h && h !== 'working' && !(await shadow.commitExists(h)))
+        throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no checkpoint ${h} in this workspace`);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Workspaces: one engine per opened workspace, found again by id after a restart.
+
+  private async open(path: string): Promise<WorkspaceInfo> {
+    const ws = await resolveWorkspace(path, { dataHome: this.dataHome });
+    if (!this.engines.has(ws.id)) {
+      this.engines.set(
+        ws.id,
+        new WorkspaceEngine(ws, { actor: this.opts.host === 'serve' ? 'retrace serve' : 'Retrace app' }),
+      );
+      if (this.opts.watch !== false) await this.watchWorkspace(ws.id, ws.dir);
+    }
+    await this.rememberRecent(ws.root);
+    return { id: ws.id, root: ws.root, name: ws.name };
+  }
+
+  private async engine(id: string): Promise<WorkspaceEngine> {
+    const known = this.engines.get(id);
+    if (known) return known;
+    // Opened in an earlier run (the page was reloaded, the host restarted): workspace.json names its folder.
+    let root: string | undefined;
+    try {
+      const meta = JSON.parse(await readFile(join(this.dataHome, 'workspaces', id, 'workspace.json'), 'utf8')) as {
+        root?: string;
+      };
+      root = meta.root;
+    } catch {
+      // unknown id
+    }
+    if (root) {
+      const info = await this.open(root);
+      if (info.id === id) return this.engines.get(id)!;
+    }
+    throw new RetraceError('E_INVALID_INPUT', `no open workspace with id ${id}; open its folder first`);
+  }
+
+  private async readRecent(): Promise<string[]> {
+    try {
+      const list = JSON.parse(await readFile(join(this.dataHome, 'recent.json'), 'utf8')) as unknown;
+      return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private async rememberRecent(root: string): Promise<void> {
+    if (this.opts.recentWorkspaces) return; // the host keeps its own list
+    const list = [root, ...(await this.readRecent()).filter((r) => r !== root)].slice(0, RECENT_MAX);
+    const file = join(this.dataHome, 'recent.json');
+    try {
+      await mkdir(this.dataHome, { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      await writeFile(tmp, JSON.stringify(list, null, 2) + '\n');
+      await rename(tmp, file);
+    } catch {
+      // the recent list is a convenience; never fail opening a folder over it
+    }
+  }
+
+  /**
+   * Follow a workspace's session logs and ledger (written by this process, the CLI or an agent's hooks).
+   * Watching holds no lock; changes are coalesced per workspace.
+   */
+  private async watchWorkspace(id: string, dir: string): Promise<void> {
+    const sessionsDir = join(dir, 'sessions');
+    await mkdir(sessionsDir, { recursive: true }).catch(() => {});
+    const pending = new Set<string>();
+    let timer: NodeJS.Timeout | undefined;
+    let restored = false;
+    const flush = (): void => {
+      timer = undefined;
+      const sessions = [...pending];
+      pending.clear();
+      if (sessions.length > 0) this.emit({ type: 'sessions-changed', workspace: id });
+      for (const session of sessions) this.emit({ type: 'messages-appended', workspace: id, session });
+      if (restored) {
+        restored = false;
+        void this.engines
+          .get(id)
+          ?.ledger.newestRestore()
+          .then((e) => e && this.emit({ type: 'restored', workspace: id, restore: e.rid }))
+          .catch(() => {});
+      }
+    };
+    const schedule = (): void => {
+      timer ??= setTimeout(flush, WATCH_DEBOUNCE_MS);
+    };
+    const list: FSWatcher[] = [];
+    try {
+      list.push(
+        watch(sessionsDir, (_event, name) => {
+          const n = name?.toString();
+          if (!n || !n.endsWith('.jsonl')) return;
+          pending.add(n.slice(0, -'.jsonl'.length));
+          schedule();
+        }),
+      );
+      list.push(
+        watch(dir, (_event, name) => {
+          if (name?.toString() !== 'ledger.jsonl') return;
+          restored = true;
+          schedule();
+        }),
+      );
+    } catch {
+      // No watcher (e.g. inotify limit): the UI still works, it just does not follow live.
+    }
+    for (const w of list) w.on('error', () => w.close());
+    this.watchers.set(id, list);
+  }
+}
