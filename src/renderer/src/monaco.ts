@@ -56,3 +56,14 @@ export function languageForPath(path: string): string {
 }
 
 export { monaco };
+
+/**
+ * Monaco adds two empty role="alert" live regions to the page. The page's own alert (errors) must be the only
+ * `alert`, so turn Monaco's into plain assertive live regions: screen readers announce them the same way.
+ */
+export function quietMonacoAlerts(): void {
+  for (const el of document.querySelectorAll('.monaco-aria-container [role="alert"]')) {
+    el.removeAttribute('role');
+    el.setAttribute('aria-live', 'assertive');
+  }
+}

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { FileContents } from '../../../shared/model';
-import { languageForPath, monaco } from '../monaco';
+import { languageForPath, monaco, quietMonacoAlerts } from '../monaco';
 import { markDiffShown } from '../perf';
 import { toggleInline, useStore } from '../store';
 import { useDarkMode } from '../useColorScheme';
@@ -72,6 +72,7 @@ function MonacoDiff(props: {
       ignoreTrimWhitespace: false,
     });
     editor.current = ed;
+    quietMonacoAlerts();
     const sub = ed.onDidUpdateDiff(() => {
       if (pendingKey.current === null) return;
       el.dataset.shownKey = pendingKey.current;

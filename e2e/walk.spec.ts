@@ -1,0 +1,239 @@
+/**
+ * The user's walk through `retrace serve` on a session recorded through the real CLI: open, see the
+ * timeline, scrub with the keys, read the diff in Monaco, restore code / conversation / both, undo.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, REPO, serve, tempWorld, type Served, type TempWorld } from './support/retrace';
+
+const GREET_V1 = "export function greet() {\n  return 'hello';\n}\n";
+const GREET_V2 = 'export function greet(name) {\n  return `hello, ${name}`;\n}\n';
+const GREET_V3 = 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n';
+const UTIL = 'export const shout = (s) => s.toUpperCase();\n';
+const README = '# Greeter\n\nSays hello.\n';
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a6a50000000049454e44ae426082',
+  'hex',
+);
+
+let world: TempWorld;
+let served: Served;
+const hashes: string[] = [];
+
+function write(rel: string, content: string | Buffer): void {
+  mkdirSync(join(world.dir, rel, '..'), { recursive: true });
+  writeFileSync(join(world.dir, rel), content);
+}
+const read = (rel: string) => readFileSync(join(world.dir, rel), 'utf8');
+const exists = (rel: string) => existsSync(join(world.dir, rel));
+
+test.beforeAll(async () => {
+  world = tempWorld();
+  // m1 user · c1 checkpoint · m2 assistant · c2 tool checkpoint · c3 checkpoint · m3 user
+  await cli(world, ['message', '--role', 'user', '--text', 'Create a greeting module with a README']);
+  write('src/greet.js', GREET_V1);
+  write('README.md', README);
+  hashes.push((await cli<{ hash: string }>(world, ['checkpoint', '--text', 'Created greet.js and README'])).hash);
+  await cli(world, ['message', '--role', 'assistant', '--text', 'Now greet takes a name, and util.js can shout.']);
+  write('src/greet.js', GREET_V2);
+  write('src/util.js', UTIL);
+  hashes.push(
+    (
+      await cli<{ hash: string }>(world, [
+        'message',
+        '--role',
+        'tool',
+        '--text',
+        'Edit src/greet.js; Write src/util.js',
+        '--checkpoint',
+      ])
+    ).hash,
+  );
+  write('src/greet.js', GREET_V3);
+  write('logo.png', PNG);
+  rmSync(join(world.dir, 'README.md'));
+  hashes.push(
+    (await cli<{ hash: string }>(world, ['checkpoint', '--text', 'Polish: capital H, a logo, no README'])).hash,
+  );
+  await cli(world, ['message', '--role', 'user', '--text', 'Thanks, looks good']);
+  served = await serve(world);
+});
+
+test.afterAll(async () => {
+  await served?.stop();
+  world?.cleanup();
+});
+
+const timeline = (page: Page) => page.getByRole('list', { name: 'Timeline' });
+const items = (page: Page) => timeline(page).getByRole('listitem');
+const selectedItem = (page: Page) => timeline(page).locator('[role="listitem"][aria-current="true"]');
+const diffEditor = (page: Page) => page.locator('.monaco-diff-editor');
+
+async function expectSelected(page: Page, index: number) {
+  await expect(selectedItem(page)).toContainText(hashes[index]!.slice(0, 7));
+  await expect(page.getByRole('slider', { name: 'Checkpoints' })).toHaveValue(String(index));
+}
+
+async function shoot(page: Page, name: string) {
+  mkdirSync(join(REPO, 'docs/screenshots'), { recursive: true });
+  await page.screenshot({ path: join(REPO, 'docs/screenshots', `${name}.png`) });
+}
+
+test('open, scrub with the keys, read the diff, restore code / conversation / both and undo', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 860 });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+
+  await page.goto(served.url);
+  await expect(timeline(page)).toBeVisible();
+  await expect(items(page)).toHaveCount(6);
+  await expect(page.getByRole('combobox', { name: 'Sessions' })).toBeVisible();
+  await expect(page.getByText(world.dir.split('/').pop()!, { exact: false }).first()).toBeVisible();
+  // The newest checkpoint is selected; its row shows the short hash and what changed.
+  await expectSelected(page, 2);
+  await expect(selectedItem(page)).toContainText('3 files');
+  const files = page.getByRole('list', { name: 'Changed files' });
+  await expect(files.getByRole('listitem')).toHaveCount(3);
+  await expect(files.getByRole('listitem').filter({ hasText: 'logo.png' })).toContainText('binary');
+  await expect(files.getByRole('listitem').filter({ hasText: 'README.md' })).toContainText('deleted');
+  await expect(page.getByRole('radio', { name: 'This step' })).toBeChecked();
+
+  // Scrub: ← and k go back, → and j forward.
+  await page.keyboard.press('ArrowLeft');
+  await expectSelected(page, 1);
+  await expect(files.getByRole('listitem')).toHaveCount(2);
+  await expect(diffEditor(page)).toContainText('hello, ${name}');
+  await page.keyboard.press('k');
+  await expectSelected(page, 0);
+  await expect(diffEditor(page)).toContainText("return 'hello';");
+  await page.keyboard.press('j');
+  await expectSelected(page, 1);
+  await page.keyboard.press('ArrowRight');
+  await expectSelected(page, 2);
+  await expect(diffEditor(page)).toContainText('Hello, ${name}!');
+  await expect(page.locator('.monaco-diff-editor .editor.original')).toContainText('hello, ${name}');
+
+  // A binary file gets a notice, not an editor; Inline switches the editor's layout.
+  await files.getByRole('button', { name: /logo\.png/ }).click();
+  await expect(page.getByText('logo.png is a binary file')).toBeVisible();
+  await files.getByRole('button', { name: /src\/greet\.js/ }).click();
+  await expect(diffEditor(page)).toBeVisible();
+  await shoot(page, 'main-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('.monaco-editor.vs-dark').first()).toBeVisible();
+  await shoot(page, 'main-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.getByRole('button', { name: 'Inline' }).click();
+  await expect(page.getByRole('button', { name: 'Inline' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('.monaco-diff-editor.side-by-side')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Inline' }).click();
+
+  // "Since then": the selected checkpoint against the files as they are now.
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expectSelected(page, 0);
+  await page.getByRole('radio', { name: 'Since then' }).check();
+  await expect(files.getByRole('listitem')).toHaveCount(4);
+  await page.getByRole('radio', { name: 'This step' }).check();
+
+  // Preview changes nothing.
+  await page.getByRole('button', { name: 'Preview restore' }).click();
+  const preview = page.getByRole('region', { name: 'Restore preview' });
+  await expect(preview).toContainText('would change 4 files');
+  await expect(preview).toContainText('src/util.js');
+  expect(read('src/greet.js')).toBe(GREET_V3);
+  await page.getByRole('button', { name: 'Close preview' }).click();
+
+  // Restore code to the first checkpoint: the files on disk are those of the checkpoint.
+  await page.getByRole('button', { name: 'Restore code' }).click();
+  const banner = page.getByRole('status');
+  await expect(banner).toContainText(`Restored code to ${hashes[0]!.slice(0, 7)}`);
+  await expect(banner).toContainText('4 files changed');
+  expect(read('src/greet.js')).toBe(GREET_V1);
+  expect(read('README.md')).toBe(README);
+  expect(exists('src/util.js')).toBe(false);
+  expect(exists('logo.png')).toBe(false);
+  await expect(items(page)).toHaveCount(6); // the conversation is untouched
+  await shoot(page, 'restored-light');
+
+  // Undo restore: the files are back.
+  await banner.getByRole('button', { name: 'Undo restore' }).click();
+  await expect(banner).toContainText('Undid the restore');
+  expect(read('src/greet.js')).toBe(GREET_V3);
+  expect(read('src/util.js')).toBe(UTIL);
+  expect(readFileSync(join(world.dir, 'logo.png')).equals(PNG)).toBe(true);
+  expect(exists('README.md')).toBe(false);
+
+  // Restore conversation to the second checkpoint: the later messages leave the timeline, files stay.
+  await page.keyboard.press('ArrowRight');
+  await expectSelected(page, 1);
+  await page.getByRole('button', { name: 'Restore conversation' }).click();
+  await expect(banner).toContainText('2 later messages hidden');
+  await expect(items(page)).toHaveCount(4);
+  await expect(timeline(page)).not.toContainText('Thanks, looks good');
+  await expect(timeline(page)).not.toContainText('Polish: capital H');
+  expect(read('src/greet.js')).toBe(GREET_V3);
+  // "Show rewound" lists them again, marked.
+  await page.getByRole('button', { name: 'Show rewound' }).click();
+  await expect(items(page)).toHaveCount(6);
+  await expect(items(page).filter({ hasText: 'Thanks, looks good' })).toContainText('rewound');
+  await page.getByRole('button', { name: 'Show rewound' }).click();
+  await expect(items(page)).toHaveCount(4);
+  await banner.getByRole('button', { name: 'Undo restore' }).click();
+  await expect(items(page)).toHaveCount(6);
+
+  // Restore both to the first checkpoint, then undo it.
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expectSelected(page, 0);
+  await page.getByRole('button', { name: 'Restore both' }).click();
+  await expect(banner).toContainText(`Restored code and conversation to ${hashes[0]!.slice(0, 7)}`);
+  await expect(items(page)).toHaveCount(2);
+  expect(read('src/greet.js')).toBe(GREET_V1);
+  expect(exists('src/util.js')).toBe(false);
+  await banner.getByRole('button', { name: 'Undo restore' }).click();
+  await expect(banner).toContainText('Undid the restore');
+  await expect(items(page)).toHaveCount(6);
+  expect(read('src/greet.js')).toBe(GREET_V3);
+  expect(read('src/util.js')).toBe(UTIL);
+
+  // Per-file restore.
+  await expectSelected(page, 0);
+  await files
+    .getByRole('listitem')
+    .filter({ hasText: 'src/greet.js' })
+    .getByRole('button', { name: 'Restore file' })
+    .click();
+  await expect(banner).toContainText('Restored src/greet.js');
+  expect(read('src/greet.js')).toBe(GREET_V1);
+  expect(read('src/util.js')).toBe(UTIL);
+  await banner.getByRole('button', { name: 'Undo restore' }).click();
+  await expect(banner).toContainText('Undid the restore');
+  expect(read('src/greet.js')).toBe(GREET_V3);
+
+  expect(errors).toEqual([]);
+});
+
+test('a folder that cannot be opened is an alert with its code; the Open folder screen then opens a good one', async ({
+  page,
+}) => {
+  // Started from "/" with no folder: the page opens on its "Open folder" screen.
+  const bare = await serve(world, { dir: null, cwd: '/' });
+  try {
+    await page.setViewportSize({ width: 1400, height: 860 });
+    await page.goto(bare.url);
+    const input = page.getByRole('textbox', { name: 'Folder path' });
+    await expect(input).toBeVisible();
+    await input.fill(join(world.dir, 'no-such-folder'));
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('E_NOT_FOUND');
+    await shoot(page, 'open-folder-error-light');
+    await input.fill(world.dir);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await expect(page.getByRole('list', { name: 'Timeline' }).getByRole('listitem')).toHaveCount(6);
+  } finally {
+    await bare.stop();
+  }
+});
