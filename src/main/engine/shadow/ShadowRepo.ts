@@ -80,18 +80,18 @@ export class ShadowRepo {
     return this.guard(() => commitTree(this.git, tree, parent, message));
   }
 
-  readRef(ref: string): Promise<string | null> {
+  async readRef(ref: string): Promise<string | null> {
     assertRef(ref);
     return this.guard(() => refs.readRef(this.git, ref));
   }
 
   /** expectedOld: undefined = no check; null = must not exist yet; a hash = must still be there (else E_GIT). */
-  updateRef(ref: string, hash: string, expectedOld?: string | null): Promise<void> {
+  async updateRef(ref: string, hash: string, expectedOld?: string | null): Promise<void> {
     assertRef(ref);
     return this.guard(() => refs.updateRef(this.git, ref, hash, expectedOld));
   }
 
-  deleteRef(ref: string): Promise<void> {
+  async deleteRef(ref: string): Promise<void> {
     assertRef(ref);
     return this.guard(() => refs.deleteRef(this.git, ref));
   }
@@ -122,8 +122,8 @@ export class ShadowRepo {
     });
   }
 
-  commitExists(hash: string): Promise<boolean> {
-    if (!HEX.test(hash) || hash.length !== 40) return Promise.resolve(false);
+  async commitExists(hash: string): Promise<boolean> {
+    if (!HEX.test(hash) || hash.length !== 40) return false;
     return this.guard(async () => (await objectType(this.git, hash)) === 'commit');
   }
 

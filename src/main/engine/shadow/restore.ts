@@ -82,9 +82,9 @@ export async function planRestore(
 async function whyBlocked(root: string, rel: string, isNew: boolean, deletes: Set<string>): Promise<string | null> {
   for (const parent of parentsOf(rel)) {
     const st = await lstatOrNull(path.join(root, parent));
-    if (!st) break;
+    if (!st) return null; // nothing there yet: the restore creates the folders
     if (st.isDirectory()) continue;
-    if (deletes.has(parent)) break; // a checkpointed file or link that the restore removes first
+    if (deletes.has(parent)) return null; // a checkpointed file or link that the restore removes first
     return `${parent} on disk is not a folder and is not checkpointed`;
   }
   const st = await lstatOrNull(path.join(root, rel));
