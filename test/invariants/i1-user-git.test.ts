@@ -14,9 +14,10 @@ describe("I1: the user's git is never touched", () => {
     const o = { home, cwd: root };
     const porcelain = () => git(root, ['status', '--porcelain=v2', '--branch', '--untracked-files=all']);
     const stash = () => git(root, ['stash', 'list']);
-    const before = gitManifest(root);
+    // git status refreshes the user's index itself: ask git first, then fingerprint.
     const statusBefore = porcelain();
     const stashBefore = stash();
+    const before = gitManifest(root);
     const check = (step: string) => {
       const now = gitManifest(root);
       expect(manifestDiff(before, now), `after ${step}`).toEqual([]);
