@@ -45,17 +45,27 @@ export function windowOptions(preloadPath: string, title: string): BrowserWindow
 /** The origins the app's own pages come from: the app scheme, plus the dev server under `electron-vite dev`. */
 export function appOrigins(devServerUrl: string | undefined): string[] {
   const origins = [APP_ORIGIN];
-  if (devServerUrl) origins.push(new URL(devServerUrl).origin);
+  if (devServerUrl) origins.push(originOf(devServerUrl)!);
   return origins;
+}
+
+/**
+ * scheme://host[:port]. Not URL.origin: WHATWG URL gives custom schemes the opaque origin "null", which
+ * would make every custom-scheme URL look alike.
+ */
+function originOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.host ? `${u.protocol}//${u.host}` : null;
+  } catch {
+    return null;
+  }
 }
 
 export function isAppUrl(url: string | undefined | null, origins: readonly string[]): boolean {
   if (!url) return false;
-  try {
-    return origins.includes(new URL(url).origin);
-  } catch {
-    return false;
-  }
+  const origin = originOf(url);
+  return origin !== null && origins.includes(origin);
 }
 
 /** A dropped folder arrives as a file:// navigation; return its path, or null for any other URL. */
