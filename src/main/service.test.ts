@@ -1,0 +1,158 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, makeWorkspace, tempDir, tempHome } from '../../test/helpers';
+import type { RetraceEvent } from '../shared/model';
+import { resolveWorkspace } from './engine/workspace';
+import { WorkspaceEngine } from './engine/workspaceEngine';
+import { createService } from './service';
+
+afterAll(cleanupTempDirs);
+
+async function setup() {
+  const home = tempHome();
+  const root = makeWorkspace({ 'a.txt': 'one\n', 'bin.dat': Buffer.from([0, 1, 2, 0]) });
+  const outside = tempDir();
+  writeFileSync(join(outside, 'secret.txt'), 'secret\n');
+  symlinkSync(outside, join(root, 'out-link'));
+  const service = createService({ host: 'serve', dataHome: home });
+  const opened = await service.dispatch('openWorkspace', { path: root });
+  if (!opened.ok) throw new Error(opened.error.message);
+  const workspace = opened.value.id;
+  const engine = new WorkspaceEngine(await resolveWorkspace(root, { dataHome: home }));
+  return { home, root, service, workspace, engine };
+}
+
+describe('service', () => {
+  it('validates requests: unknown method → E_USAGE, bad shapes and ids → E_INVALID_INPUT, no dialog under serve', async () => {
+    const { service, workspace } = await setup();
+    expect(await service.dispatch('nope', {})).toMatchObject({ ok: false, error: { code: 'E_USAGE' } });
+    expect(await service.dispatch('timeline', { workspace })).toMatchObject({
+      ok: false,
+      error: { code: 'E_INVALID_INPUT' },
+    });
+    expect(await service.dispatch('listSessions', { workspace: 'x/../y' })).toMatchObject({
+      ok: false,
+      error: { code: 'E_INVALID_INPUT' },
+    });
+    expect(await service.dispatch('listSessions', { workspace: 'unknown-id' })).toMatchObject({
+      ok: false,
+      error: { code: 'E_INVALID_INPUT' },
+    });
+    expect(await service.dispatch('pickFolder', {})).toMatchObject({ ok: false, error: { code: 'E_UNSUPPORTED' } });
+    expect(await service.dispatch('openWorkspace', { path: '/' })).toMatchObject({
+      ok: false,
+      error: { code: 'E_PROTECTED_DIR' },
+    });
+    await service.close();
+  });
+
+  it('timeline pages, messages, cached diff summaries, file contents, restore + undo, status', async () => {
+    const { root, service, workspace, engine } = await setup();
+    await engine.record({ session: 's', role: 'user', text: 'hello' });
+    const c1 = await engine.checkpoint({ session: 's' });
+    writeFileSync(join(root, 'a.txt'), 'two\n');
+    writeFileSync(join(root, 'big.txt'), 'x'.repeat(2 * 1024 * 1024 + 1));
+    const c2 = await engine.checkpoint({ session: 's' });
+
+    const sessions = await service.dispatch('listSessions', { workspace });
+    expect(sessions).toMatchObject({ ok: true, value: [{ id: 's', messages: 3, checkpoints: 2 }] });
+    const page = await service.dispatch('timeline', { workspace, session: 's', offset: 1, limit: 1 });
+    expect(page).toMatchObject({ ok: true, value: { total: 3, offset: 1, messages: [{ id: c1.message }] } });
+    if (!page.ok) return;
+    expect(page.value.checkpoints).toEqual([
+      { index: 1, messageId: c1.message, hash: c1.hash },
+      { index: 2, messageId: c2.message, hash: c2.hash },
+    ]);
+    expect(await service.dispatch('message', { workspace, session: 's', id: c2.message })).toMatchObject({
+      ok: true,
+      value: { hash: c2.hash },
+    });
+    expect(await service.dispatch('message', { workspace, session: 's', id: 'm_x' })).toMatchObject({
+      ok: false,
+      error: { code: 'E_UNKNOWN_MESSAGE' },
+    });
+
+    const d1 = await service.dispatch('diffSummary', { workspace, from: c1.hash, to: c2.hash });
+    const d2 = await service.dispatch('diffSummary', { workspace, from: c1.hash, to: c2.hash });
+    expect(d1.ok && d2.ok && d1.value === d2.value).toBe(true); // served from the cache
+    expect(d1.ok && d1.value.files.map((f) => f.path).sort()).toEqual(['a.txt', 'big.txt']);
+    expect(await service.dispatch('diffSummary', { workspace, from: 'f'.repeat(40), to: 'working' })).toMatchObject({
+      ok: false,
+      error: { code: 'E_UNKNOWN_CHECKPOINT' },
+    });
+
+    const text = await service.dispatch('fileContents', { workspace, from: c1.hash, to: 'working', path: 'a.txt' });
+    expect(text).toEqual({ ok: true, value: { path: 'a.txt', binary: false, before: 'one\n', after: 'two\n' } });
+    expect(
+      await service.dispatch('fileContents', { workspace, from: null, to: c2.hash, path: 'bin.dat' }),
+    ).toMatchObject({
+      ok: true,
+      value: { binary: true, before: null, after: null },
+    });
+    expect(
+      await service.dispatch('fileContents', { workspace, from: c1.hash, to: c2.hash, path: 'big.txt' }),
+    ).toMatchObject({
+      ok: true,
+      value: { tooLarge: true, before: null, after: null },
+    });
+    for (const path of ['/etc/passwd', '../x', 'a/../../x', '..\\x', 'C:\\x', 'out-link/secret.txt']) {
+      expect(
+        await service.dispatch('fileContents', { workspace, from: c1.hash, to: 'working', path }),
+        path,
+      ).toMatchObject({
+        ok: false,
+        error: { code: 'E_PATH_OUTSIDE_WORKSPACE' },
+      });
+    }
+
+    const events: RetraceEvent[] = [];
+    service.subscribe((e) => events.push(e));
+    const preview = await service.dispatch('previewRestore', { workspace, target: c1.hash! });
+    expect(preview).toMatchObject({ ok: true, value: { dryRun: true } });
+    expect(preview.ok && [...preview.value.changed].sort()).toEqual(['a.txt', 'big.txt']);
+    const restored = await service.dispatch('restore', { workspace, target: c1.message, mode: 'both' });
+    expect(restored).toMatchObject({ ok: true, value: { mode: 'both', hidden: 1 } });
+    expect(events.some((e) => e.type === 'restored')).toBe(true);
+    expect(
+      await service.dispatch('restore', { workspace, target: c1.hash!, mode: 'code', paths: ['../x'] }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'E_PATH_OUTSIDE_WORKSPACE' },
+    });
+    expect(await service.dispatch('undo', { workspace })).toMatchObject({ ok: true });
+    expect(await service.dispatch('status', { workspace })).toMatchObject({
+      ok: true,
+      value: { canUndo: true, sessions: 1, checkpoints: 2 },
+    });
+    await service.close();
+  });
+
+  it('pushes messages-appended when another writer appends to a session log', async () => {
+    const { service, engine } = await setup();
+    await engine.record({ session: 'live', role: 'user', text: 'first' });
+    const got = new Promise<RetraceEvent>((resolve) => {
+      service.subscribe((e) => {
+        if (e.type === 'messages-appended' && e.session === 'live') resolve(e);
+      });
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    await engine.record({ session: 'live', role: 'assistant', text: 'second' });
+    await expect(got).resolves.toMatchObject({ type: 'messages-appended' });
+    await service.close();
+  });
+
+  it('finds a workspace opened in an earlier run by its id, and keeps a recent list', async () => {
+    const { home, root, workspace } = await setup();
+    const again = createService({ host: 'electron', dataHome: home, watch: false });
+    expect(await again.dispatch('listSessions', { workspace })).toEqual({ ok: true, value: [] });
+    expect(await again.dispatch('recentWorkspaces', {})).toMatchObject({ ok: true, value: [root] });
+    mkdirSync(join(home, 'x'));
+    const init = await createService({
+      host: 'electron',
+      dataHome: home,
+      initialWorkspace: join(root, 'missing'),
+    }).dispatch('init', {});
+    expect(init).toMatchObject({ ok: true, value: { workspace: null, openError: { code: 'E_NOT_FOUND' } } });
+  });
+});
