@@ -1,3 +1,4 @@
+import { GitError } from './errors';
 import type { GitRunner } from './runner';
 
 export interface WorkTreeChanges {
@@ -14,7 +15,19 @@ export interface WorkTreeChanges {
  * files, honouring .gitignore at every level plus <shadow>/info/exclude.
  */
 export async function listWorkTreeChanges(git: GitRunner): Promise<WorkTreeChanges> {
-  const out = await git.raw(['ls-files', '-z', '-t', '--others', '--modified', '--deleted', '--exclude-standard']);
+  const { stdout, stderr } = await git.exec([
+    'ls-files',
+    '-z',
+    '-t',
+    '--others',
+    '--modified',
+    '--deleted',
+    '--exclude-standard',
+  ]);
+  // git only warns about a folder it cannot open and walks on: that would silently drop its files.
+  const unreadable = /could not open directory '(.*?)\/?': Permission denied/.exec(stderr);
+  if (unreadable) throw new GitError('unreadable', `cannot read folder ${unreadable[1]}`, [], 0, stderr, unreadable[1]);
+  const out = stdout.toString('utf8');
   const result: WorkTreeChanges = { others: [], modified: [], deleted: [] };
   for (const entry of out.split('\0')) {
     if (entry.length < 3) continue;

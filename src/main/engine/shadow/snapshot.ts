@@ -37,7 +37,10 @@ const RULE_FILES = new Set(['.gitignore', '.retraceignore']);
 export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; notCaptured: NotCaptured[] }> {
   const { git, root } = ctx;
   ctx.onProgress?.({ phase: 'scan', done: 0 });
-  const changes = await listWorkTreeChanges(git);
+  const changes = await listWorkTreeChanges(git).catch((e: unknown) => {
+    if (e instanceof GitError && e.kind === 'unreadable') throw new RetraceError('E_UNREADABLE', e.message);
+    throw e;
+  });
 
   const nestedDirs = changes.others.filter((p) => p.endsWith('/'));
   const untracked = changes.others.filter((p) => !p.endsWith('/'));
