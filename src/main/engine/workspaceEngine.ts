@@ -39,7 +39,8 @@ import { newMessageId, newRestoreId, newSessionId, safetyRef, sessionRef, assert
 import type { MessageEvent, RewindEvent, SessionOrigin, UnrewindEvent } from './sessions/events';
 import type { SessionState } from './sessions/replay';
 import { SessionStore, type CreateSessionOptions } from './sessions/store';
-import { ShadowRepo } from './shadow';
+// Loaded on first use: recording a plain message never needs git (the hook runs on every tool call).
+import type { ShadowRepo } from './shadow';
 import type { WorkspaceRef } from './workspace';
 
 export interface RecordInput {
@@ -114,7 +115,7 @@ export class WorkspaceEngine {
   /** The shadow repository, opened (and created) on first use. */
   shadow(): Promise<ShadowRepo> {
     if (!this.shadowRepo) {
-      const opening = ShadowRepo.open(this.ws);
+      const opening = import('./shadow').then(({ ShadowRepo }) => ShadowRepo.open(this.ws));
       opening.catch(() => (this.shadowRepo = null)); // a failed open is retried by the next call
       this.shadowRepo = opening;
       return opening;
