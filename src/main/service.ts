@@ -164,7 +164,11 @@ class Service implements RetraceService {
       previewRestore: async ({ workspace, target, paths }) =>
         (await this.engine(workspace)).restore({ target, mode: 'code', dryRun: true, ...(paths ? { paths } : {}) }),
       restore: async ({ workspace, target, mode, paths }) => {
-        const res = await (await this.engine(workspace)).restore({ target, mode, ...(paths ? { paths } : {}) });
+        const engine = await this.engine(workspace);
+        const restored = await engine.restore({ target, mode, ...(paths ? { paths } : {}) });
+        // Claude Code sessions: fork the transcript so the banner can offer `claude --resume` (integrations, D).
+        const { withResume } = await import('./integrations/claude-code/resume');
+        const res = await withResume(engine, restored);
         this.emit({ type: 'restored', workspace, restore: res.restore });
         if (mode !== 'code') this.emit({ type: 'messages-appended', workspace, session: res.target.session });
         return res;

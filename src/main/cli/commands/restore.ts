@@ -34,6 +34,11 @@ export const command: Command = {
       ...(paths.length > 0 ? { paths } : {}),
       dryRun: ctx.values['dry-run'] === true,
     });
+    // Claude Code sessions: a forked transcript to resume from (integrations/claude-code/resume.ts, engineer D).
+    const { resumeAfterRestore } = await import('../../integrations/claude-code/resume');
+    const { resume, problem } = await resumeAfterRestore(engine, res);
+    if (resume) res.resume = resume;
+    if (problem) ctx.out.note(problem);
     ctx.out.result(res, () => {
       const verb = res.dryRun ? 'would restore' : 'restored';
       const lines = [`${verb} ${mode} to ${short(res.target.hash)} (${res.target.message} in ${res.target.session})`];
@@ -44,6 +49,7 @@ export const command: Command = {
       for (const p of res.changed) lines.push(`    ${p}`);
       if (mode !== 'code')
         lines.push(`  ${res.hidden} message(s) ${res.dryRun ? 'would be' : ''} hidden`.replace('  hidden', ' hidden'));
+      if (res.resume) lines.push(`  continue in Claude Code: ${res.resume.command}`);
       if (!res.dryRun) lines.push('  undo with: retrace undo');
       return lines;
     });

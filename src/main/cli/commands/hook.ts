@@ -1,0 +1,60 @@
+/**
+ * `retrace hook claude-code` — run by Claude Code on UserPromptSubmit, PostToolUse and Stop with a JSON payload
+ * on stdin. It never blocks or fails the agent: whatever goes wrong (bad JSON, a locked or protected folder,
+ * git missing) is appended to <data dir>/logs/hook.log and the exit code is 0. It prints nothing on stdout.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { toErrorInfo } from '../../../shared/errors';
+import type { Command } from '../command';
+
+export const command: Command = {
+  usage: 'hook claude-code   (reads one Claude Code hook payload on stdin)',
+  options: {},
+  positionals: { min: 1, max: 1 },
+  async run(ctx) {
+    const started = performance.now();
+    let event = '?';
+    let session = '?';
+    try {
+      if (ctx.positionals[0] !== 'claude-code')
+        throw new Error(`unknown hook source ${JSON.stringify(ctx.positionals[0])}`);
+      const input = await readStdin();
+      const { handleHook, parsePayload } = await import('../../integrations/claude-code/hook');
+      const payload = parsePayload(input);
+      event = payload.hook_event_name ?? '?';
+      session = payload.session_id ?? '?';
+      const res = await handleHook(payload, { dataHome: ctx.dataHome() });
+      if (process.env.RETRACE_HOOK_TRACE)
+        log(
+          ctx,
+          `ok ${event} ${session}${res.recorded ? ` ${res.message} ${res.hash ?? ''}` : ' (not recorded)'} ${ms(started)}ms`,
+        );
+    } catch (e) {
+      log(ctx, `error ${event} ${session}: ${toErrorInfo(e).code} ${toErrorInfo(e).message} (${ms(started)}ms)`);
+    }
+    return 0;
+  },
+};
+
+function ms(started: number): string {
+  return (performance.now() - started).toFixed(0);
+}
+
+function log(ctx: { dataHome(): string }, line: string): void {
+  try {
+    const dir = join(ctx.dataHome(), 'logs');
+    mkdirSync(dir, { recursive: true });
+    appendFileSync(join(dir, 'hook.log'), `${new Date().toISOString()} ${line}\n`);
+  } catch {
+    // Nowhere to log: still never fail the agent.
+  }
+}
+
+async function readStdin(): Promise<string> {
+  // Run by hand in a terminal there is no payload: do not wait for one.
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

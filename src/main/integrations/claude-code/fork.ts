@@ -1,0 +1,175 @@
+/**
+ * A resumable fork of a Claude Code session: the lines of the original transcript from the root down to a
+ * chosen line (along its parentUuid chain), with `sessionId` rewritten, written as `<newUuid>.jsonl` in the
+ * same project folder so that `claude --resume <newUuid>` continues from there. The original is only read.
+ *
+ * The file-history snapshot lines of prompts on the chain come along, with their backup files copied to
+ * `file-history/<newUuid>/`, so Claude Code's own /rewind keeps working in the fork.
+ */
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { RetraceError } from '../../../shared/errors';
+import { arr, obj, str } from './jsonl';
+import { chainTo, parseConversation, type ConvLine } from './conversation';
+import { claudeConfigDir } from './paths';
+
+export interface ForkTarget {
+  /**
+   * The line to end at: a transcript uuid, or a tool_use id (`toolu_…`, the hooks record those), whose
+   * tool_result line (or, before that is written, the tool call's line) is taken.
+   */
+  sourceId?: string;
+  /** Otherwise: the last line of the resumed branch at or before this time (ISO). */
+  ts?: string;
+  /** With `ts`: prefer the user line with exactly this text (a prompt the hook recorded before it was written). */
+  promptText?: string;
+}
+
+export interface ForkResult {
+  sessionId: string;
+  transcript: string;
+  command: string;
+  lines: number;
+  /** The uuid of the last line copied. */
+  lastUuid: string;
+}
+
+export function forkTranscript(
+  transcriptPath: string,
+  target: ForkTarget,
+  opts: { newId?: string; env?: NodeJS.ProcessEnv } = {},
+): ForkResult {
+  let text: string;
+  try {
+    text = readFileSync(transcriptPath, 'utf8');
+  } catch {
+    throw new RetraceError('E_IMPORT', `cannot read the Claude Code transcript ${transcriptPath}`);
+  }
+  const conv = parseConversation({ text });
+  const main = conv.lines.filter((l) => l.file === 'main');
+  const byUuid = new Map<string, ConvLine>();
+  for (const l of main) if (!byUuid.has(l.uuid)) byUuid.set(l.uuid, l);
+  const end = findTarget(target, byUuid, main, conv.mainChain);
+  if (!end) throw new RetraceError('E_UNKNOWN_MESSAGE', 'the chosen message is not in the Claude Code transcript');
+  const chain = chainTo(end, byUuid);
+  const onChain = new Set(chain.map((l) => l.uuid));
+
+  const newId = opts.newId ?? randomUUID();
+  const oldId = conv.sessionId;
+  const out: string[] = [];
+  const backups: string[] = [];
+  for (const entry of [...chain.map((l) => l.entry), ...snapshotEntries(text, onChain)].sort(
+    (a, b) => a.line - b.line,
+  )) {
+    const data = { ...entry.data };
+    if ('sessionId' in data) data.sessionId = newId;
+    if (data.type === 'file-history-snapshot') {
+      for (const b of Object.values(obj(obj(data.snapshot)?.trackedFileBackups) ?? {})) {
+        const name = str(obj(b)?.backupFileName);
+        if (name) backups.push(name);
+      }
+    }
+    out.push(JSON.stringify(data));
+  }
+
+  const dir = dirname(transcriptPath);
+  const dest = join(dir, `${newId}.jsonl`);
+  if (existsSync(dest)) throw new RetraceError('E_INTERNAL', `a transcript ${basename(dest)} exists already`);
+  // Written beside, then renamed: Claude Code never sees a half-written session.
+  const tmp = join(dir, `.${newId}.jsonl.retrace-tmp`);
+  try {
+    writeFileSync(tmp, out.join('\n') + '\n', { flag: 'wx' });
+    renameSync(tmp, dest);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new RetraceError('E_INTERNAL', `cannot write the forked transcript: ${(e as Error).message}`);
+  }
+  if (oldId && backups.length > 0) copyBackups(oldId, newId, backups, opts.env ?? process.env);
+  return {
+    sessionId: newId,
+    transcript: dest,
+    command: `claude --resume ${newId}`,
+    lines: out.length,
+    lastUuid: end.uuid,
+  };
+}
+
+function findTarget(
+  target: ForkTarget,
+  byUuid: Map<string, ConvLine>,
+  lines: ConvLine[],
+  resumed: ConvLine[],
+): ConvLine | null {
+  const id = target.sourceId;
+  if (id && byUuid.has(id)) return byUuid.get(id)!;
+  if (id && id.startsWith('toolu_')) {
+    const main = lines.filter((l) => !l.isSidechain);
+    const result = main.find(
+      (l) => l.type === 'user' && blocks(l).some((b) => b.type === 'tool_result' && b.tool_use_id === id),
+    );
+    if (result) return result;
+    const call = main.find(
+      (l) => l.type === 'assistant' && blocks(l).some((b) => b.type === 'tool_use' && b.id === id),
+    );
+    if (call) return call;
+  }
+  if (target.ts) {
+    if (target.promptText !== undefined) {
+      const prompt = [...resumed].reverse().find((l) => l.type === 'user' && promptOf(l) === target.promptText);
+      if (prompt) return prompt;
+    }
+    const before = resumed.filter((l) => l.ts !== '' && l.ts <= target.ts!);
+    return before.at(-1) ?? null;
+  }
+  return null;
+}
+
+function blocks(l: ConvLine): Record<string, unknown>[] {
+  return (arr(obj(l.entry.data.message)?.content) ?? []).map(obj).filter((b): b is Record<string, unknown> => !!b);
+}
+
+function promptOf(l: ConvLine): string | undefined {
+  const c = obj(l.entry.data.message)?.content;
+  if (typeof c === 'string') return c;
+  const texts = blocks(l)
+    .filter((b) => b.type === 'text')
+    .map((b) => str(b.text) ?? '');
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+/** file-history-snapshot lines that belong to a prompt on the chain (by snapshot.messageId or messageId). */
+function snapshotEntries(text: string, onChain: Set<string>) {
+  const out: { line: number; raw: string; data: Record<string, unknown> }[] = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    if (!raw.includes('"file-history-snapshot"')) continue;
+    let data: Record<string, unknown>;
+    try {
+      data = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (data.type !== 'file-history-snapshot') continue;
+    const prompt = str(obj(data.snapshot)?.messageId) ?? str(data.messageId);
+    const at = str(data.messageId);
+    if (prompt && onChain.has(prompt) && (!at || onChain.has(at))) out.push({ line: i, raw, data });
+  }
+  return out;
+}
+
+function copyBackups(oldId: string, newId: string, names: string[], env: NodeJS.ProcessEnv): void {
+  const base = join(claudeConfigDir(env), 'file-history');
+  const from = join(base, oldId);
+  const to = join(base, newId);
+  for (const name of new Set(names)) {
+    if (name.includes('/') || name.includes('\\') || name.startsWith('.')) continue;
+    const src = join(from, name);
+    if (!existsSync(src)) continue;
+    try {
+      mkdirSync(to, { recursive: true });
+      copyFileSync(src, join(to, name));
+    } catch {
+      // A backup that cannot be copied only costs /rewind in the fork; the fork itself is complete.
+    }
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * `retrace hook claude-code`: records one Claude Code hook call (a JSON payload on stdin) in the session
+ * of the same id — UserPromptSubmit → the prompt + a checkpoint before the agent acts; PostToolUse of a
+ * file-changing tool (Edit, Write, MultiEdit, NotebookEdit, Bash) → a tool message + a checkpoint; Stop →
+ * the assistant's final text (read from the transcript) + a checkpoint. Everything else is ignored.
+ *
+ * The caller (the CLI command) never lets a failure reach the agent: it logs and exits 0. Nothing is ever
+ * printed on stdout (Claude Code adds a UserPromptSubmit hook's stdout to the model's context).
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
+import { RetraceError } from '../../../shared/errors';
+import type { MessageMeta, Role } from '../../../shared/model';
+import { isValidSessionId } from '../../engine/sessions/ids';
+import { resolveWorkspace } from '../../engine/workspace';
+import { WorkspaceEngine } from '../../engine/workspaceEngine';
+import { arr, obj, str } from './jsonl';
+import { saveOrigin } from './origin';
+import { summarizeToolUse } from './toolSummary';
+
+export const CHECKPOINT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Bash']);
+
+export interface HookPayload {
+  hook_event_name?: string;
+  session_id?: string;
+  cwd?: string;
+  transcript_path?: string;
+  prompt?: string;
+  tool_name?: string;
+  tool_input?: unknown;
+  tool_response?: unknown;
+  tool_use_id?: string;
+  last_assistant_message?: string;
+}
+
+export interface HookOutcome {
+  event: string;
+  /** False when the event is not one Retrace records (or the tool changes no files). */
+  recorded: boolean;
+  session?: string;
+  message?: string;
+  hash?: string | null;
+}
+
+export function parsePayload(text: string): HookPayload {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new RetraceError(
+      'E_INVALID_INPUT',
+      `the hook payload is not JSON (${(e as Error).message}): ${text.slice(0, 80)}`,
+    );
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw new RetraceError('E_INVALID_INPUT', 'the hook payload is not a JSON object');
+  return v as HookPayload;
+}
+
+export async function handleHook(
+  payload: HookPayload,
+  opts: { dataHome: string; env?: NodeJS.ProcessEnv },
+): Promise<HookOutcome> {
+  const env = opts.env ?? process.env;
+  const event = payload.hook_event_name ?? '';
+  const plan = planRecord(payload);
+  if (!plan) return { event, recorded: false };
+  const session = payload.session_id;
+  if (!session || !isValidSessionId(session))
+    throw new RetraceError('E_INVALID_INPUT', `the hook payload has no usable session_id (${String(session)})`);
+  // The project folder Claude Code was started in; `cwd` follows the agent's `cd`s.
+  const dir = env.CLAUDE_PROJECT_DIR || payload.cwd;
+  if (!dir) throw new RetraceError('E_INVALID_INPUT', 'the hook payload names no cwd');
+  const ws = await resolveWorkspace(dir, { dataHome: opts.dataHome });
+  const engine = new WorkspaceEngine(ws, { actor: 'retrace hook' });
+
+  let { text, meta } = plan;
+  if (event === 'Stop') {
+    const final = payload.transcript_path ? lastAssistantReply(payload.transcript_path) : null;
+    text = final?.text || payload.last_assistant_message || 'Claude finished its turn';
+    if (final?.uuid) meta = { ...meta, sourceId: final.uuid };
+  }
+  const hint = plan.file ? hintPath(ws.root, plan.file, payload.cwd) : null;
+  const res = await engine.record({
+    session,
+    role: plan.role,
+    text,
+    checkpoint: true,
+    meta,
+    source: 'claude-code',
+    ...(hint ? { hintPaths: [hint] } : {}),
+  });
+  if (payload.transcript_path) {
+    saveOrigin(ws, session, {
+      kind: 'claude-code',
+      transcript: payload.transcript_path,
+      sessionId: session,
+      cwd: ws.root,
+    });
+  }
+  return { event, recorded: true, session: res.session, message: res.message, hash: res.hash };
+}
+
+interface Plan {
+  role: Role;
+  text: string;
+  meta: MessageMeta;
+  file?: string;
+}
+
+/** What to record for an event, or null when Retrace does not record it. */
+export function planRecord(p: HookPayload): Plan | null {
+  switch (p.hook_event_name) {
+    case 'UserPromptSubmit':
+      return { role: 'user', text: p.prompt ?? '', meta: {} };
+    case 'PostToolUse': {
+      const tool = p.tool_name ?? '';
+      if (!CHECKPOINT_TOOLS.has(tool)) return null;
+      const s = summarizeToolUse(tool, p.tool_input, p.cwd ?? null);
+      const meta: MessageMeta = { tool: s.tool };
+      if (s.file) meta.file = s.file;
+      if (s.command) meta.command = s.command;
+      // The tool call's id: the fork on a conversation restore finds its line in the transcript by it.
+      if (p.tool_use_id) meta.sourceId = p.tool_use_id;
+      const file = str(obj(p.tool_input)?.file_path) ?? str(obj(p.tool_input)?.notebook_path);
+      return { role: 'tool', text: s.text, meta, ...(file ? { file } : {}) };
+    }
+    case 'Stop':
+      return { role: 'assistant', text: '', meta: {} };
+    default:
+      return null;
+  }
+}
+
+function hintPath(root: string, file: string, cwd: string | undefined): string | null {
+  const abs = isAbsolute(file) ? file : cwd ? `${cwd}/${file}` : null;
+  if (!abs) return null;
+  const rel = relative(root, abs);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? null : rel.split('\\').join('/');
+}
+
+const TAIL_BYTES = 512 * 1024;
+
+/**
+ * The assistant's last reply in a transcript: the text of the newest main-thread assistant line that has
+ * text, joined with the other lines of the same API response. Reads only the file's tail.
+ */
+export function lastAssistantReply(transcript: string): { text: string; uuid: string } | null {
+  let fd: number;
+  try {
+    fd = openSync(transcript, 'r');
+  } catch {
+    return null;
+  }
+  let text: string;
+  try {
+    const size = fstatSync(fd).size;
+    const len = Math.min(size, TAIL_BYTES);
+    const buf = Buffer.alloc(len);
+    readSync(fd, buf, 0, len, size - len);
+    text = buf.toString('utf8');
+    if (len < size) text = text.slice(text.indexOf('\n') + 1); // the first line is cut
+  } finally {
+    closeSync(fd);
+  }
+  const lines = text.split('\n');
+  let apiId: string | undefined;
+  let uuid: string | undefined;
+  const parts: string[] = [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    let d: Record<string, unknown>;
+    try {
+      d = JSON.parse(lines[i]!) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (d.isSidechain === true) continue;
+    if (d.type === 'user' && apiId !== undefined) break; // the reply starts after the last user line
+    if (d.type !== 'assistant') continue;
+    const msg = obj(d.message);
+    const id = str(msg?.id);
+    const texts = (arr(msg?.content) ?? [])
+      .map(obj)
+      .filter((b) => b?.type === 'text' && typeof b.text === 'string')
+      .map((b) => b!.text as string);
+    if (apiId === undefined) {
+      if (texts.length === 0) continue;
+      apiId = id ?? '';
+      uuid = str(d.uuid);
+    } else if (id !== apiId) break;
+    parts.unshift(...texts);
+  }
+  return uuid ? { text: parts.join('\n\n'), uuid } : null;
+}

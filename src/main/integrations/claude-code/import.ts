@@ -1,0 +1,180 @@
+/**
+ * `retrace import claude-code FILE.jsonl`: a Claude Code transcript becomes a Retrace session of the
+ * transcript's workspace (its `cwd`, or --cwd), id = the Claude session id, with one checkpoint per user
+ * prompt and per file-changing step. Each checkpoint is the workspace as it is now (a snapshot taken at
+ * import) with the files the agent touched set to their content at that step, as far as the transcript and
+ * the file-history backups tell — so "This step" shows what the agent changed, and restoring a step
+ * changes only files the agent touched. Importing the same session again is refused with a clear message
+ * unless `replace` is given.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { RetraceError } from '../../../shared/errors';
+import type { MessageMeta } from '../../../shared/model';
+import { isHardExcluded } from '../../engine/excludes';
+import { isValidSessionId } from '../../engine/sessions/ids';
+import { TreeBuilder, type TreeEdit } from '../../engine/shadow/buildTree';
+import { resolveWorkspace } from '../../engine/workspace';
+import { WorkspaceEngine } from '../../engine/workspaceEngine';
+import { existingCounts, removeSession, writeImportedSession, type ImportMessage } from '../importSession';
+import { parseConversation } from './conversation';
+import { saveOrigin } from './origin';
+import { backupReader } from './paths';
+import { reconstructSteps, type FileState } from './reconstruct';
+
+export interface ClaudeImportOptions {
+  file: string;
+  /** The workspace; default: the transcript's cwd. */
+  cwd?: string;
+  dataHome: string;
+  env?: NodeJS.ProcessEnv;
+  /** Import again over an earlier import of the same session. */
+  replace?: boolean;
+}
+
+export interface ClaudeImportResult {
+  session: string;
+  messages: number;
+  checkpoints: number;
+  hidden: number;
+  workspace: string;
+  /** True when the session had been imported before and was left as it was. */
+  skipped: boolean;
+  reconstructed: { files: string[]; missing: string[] };
+  warnings: string[];
+}
+
+export async function importClaudeCode(opts: ClaudeImportOptions): Promise<ClaudeImportResult> {
+  const env = opts.env ?? process.env;
+  const text = readTranscript(opts.file);
+  const conv = parseConversation({ text, agents: findAgentFiles(opts.file, text) });
+  if (conv.mainChain.length === 0)
+    throw new RetraceError(
+      'E_IMPORT',
+      `${opts.file} holds no Claude Code conversation (${conv.stats.lines} line(s) read)`,
+    );
+  const session = conv.sessionId ?? basename(opts.file).replace(/\.jsonl$/, '');
+  if (!isValidSessionId(session))
+    throw new RetraceError('E_IMPORT', `the transcript's session id is not usable: ${session}`);
+  const cwd = opts.cwd ?? conv.cwd;
+  if (!cwd)
+    throw new RetraceError('E_IMPORT', 'the transcript does not say its workspace (no cwd); give one with --cwd');
+
+  const ws = await resolveWorkspace(cwd, { dataHome: opts.dataHome });
+  const engine = new WorkspaceEngine(ws, { actor: 'retrace import' });
+  const rec = reconstructSteps(conv, { readBackup: backupReader(session, env) });
+  const warnings = [...conv.warnings, ...rec.warnings];
+  const allRebuilt = new Set<string>();
+  const allMissing = new Set<string>(rec.outside);
+
+  return engine.write(async () => {
+    if (engine.sessions.exists(session)) {
+      if (!opts.replace) {
+        const counts = await existingCounts(engine, session);
+        return {
+          ...counts,
+          workspace: ws.root,
+          skipped: true,
+          reconstructed: { files: [], missing: [] },
+          warnings: [
+            `session ${session} was imported before; left as it is (import with --replace to import it again)`,
+          ],
+        };
+      }
+      await removeSession(engine, session);
+    }
+    const shadow = await engine.shadow();
+    const base = (await shadow.snapshotTree()).tree;
+    const checkpointAt = new Map(rec.checkpoints.map((c) => [c.messageIndex, c]));
+    const paths = rec.touched.filter((p) => !isHardExcluded(p));
+    const excluded = rec.touched.filter((p) => isHardExcluded(p));
+    if (excluded.length > 0) warnings.push(`not rebuilt (excluded from checkpoints): ${excluded.join(', ')}`);
+
+    const builder = await TreeBuilder.open(shadow, base);
+    const messages: ImportMessage[] = [];
+    try {
+      const last = new Map<string, FileState | 'base'>();
+      for (const [i, m] of conv.messages.entries()) {
+        const meta: MessageMeta = { ...m.meta };
+        const out: ImportMessage = { role: m.role, text: m.text, ts: m.ts, meta, hidden: m.hidden };
+        const cp = checkpointAt.get(i);
+        if (cp) {
+          const edits = new Map<string, TreeEdit>();
+          for (const p of paths) {
+            const want: FileState | 'base' = cp.states.has(p) ? cp.states.get(p)! : 'base';
+            if (last.has(p) && last.get(p) === want) continue;
+            last.set(p, want);
+            edits.set(p, want === 'base' ? 'base' : want === null ? null : Buffer.from(want, 'utf8'));
+          }
+          out.checkpoint = { tree: await builder.write(edits) };
+          const files = cp.rebuilt.filter((p) => !isHardExcluded(p));
+          const missing = [...cp.missing, ...cp.rebuilt.filter((p) => isHardExcluded(p))];
+          if (files.length > 0 || missing.length > 0) meta.reconstructed = { files, missing };
+          files.forEach((f) => allRebuilt.add(f));
+          missing.forEach((f) => allMissing.add(f));
+        }
+        messages.push(out);
+      }
+    } finally {
+      builder.dispose();
+    }
+    const written = await writeImportedSession(engine, {
+      id: session,
+      ...(conv.title ? { title: conv.title } : {}),
+      source: 'claude-code',
+      messages,
+      importer: 'claude-code',
+    });
+    saveOrigin(ws, session, { kind: 'claude-code', transcript: opts.file, sessionId: session, cwd: conv.cwd ?? cwd });
+    return {
+      ...written,
+      workspace: ws.root,
+      skipped: false,
+      reconstructed: { files: [...allRebuilt].sort(), missing: [...allMissing].sort() },
+      warnings,
+    };
+  });
+}
+
+function readTranscript(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new RetraceError('E_IMPORT', `no such transcript: ${file}`);
+    if (code === 'EISDIR') throw new RetraceError('E_IMPORT', `${file} is a folder, not a transcript (.jsonl)`);
+    throw new RetraceError('E_IMPORT', `cannot read ${file}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Sub-agent transcripts of this session: `agent-*.jsonl` beside it whose lines name this session (2.0.x),
+ * and `<sessionId>/subagents/agent-*.jsonl` (2.1.x).
+ */
+export function findAgentFiles(file: string, text: string): { name: string; text: string }[] {
+  const dir = dirname(file);
+  const sessionId = /"sessionId"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+  const out: { name: string; text: string }[] = [];
+  const read = (folder: string, check: boolean) => {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return;
+    }
+    for (const name of names.sort()) {
+      if (!/^agent-[A-Za-z0-9_-]+\.jsonl$/.test(name)) continue;
+      let t: string;
+      try {
+        t = readFileSync(join(folder, name), 'utf8');
+      } catch {
+        continue;
+      }
+      if (check && sessionId && /"sessionId"\s*:\s*"([^"]+)"/.exec(t)?.[1] !== sessionId) continue;
+      out.push({ name, text: t });
+    }
+  };
+  read(dir, true);
+  if (sessionId) read(join(dir, sessionId, 'subagents'), false);
+  return out;
+}

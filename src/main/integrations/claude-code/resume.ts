@@ -1,0 +1,49 @@
+/**
+ * After a conversation restore (or "both") of a session that came from Claude Code: fork its transcript at
+ * the restored message, so `claude --resume <newId>` continues from exactly there. Called by the service
+ * and the CLI restore command (the engine stays source-agnostic). A fork that cannot be made never undoes
+ * the restore: the result simply has no `resume`, and the reason is returned for a note.
+ */
+import type { RestoreResult } from '../../../shared/model';
+import type { WorkspaceEngine } from '../../engine/workspaceEngine';
+import { forkTranscript } from './fork';
+import { loadOrigin } from './origin';
+
+export interface ResumeOutcome {
+  resume?: NonNullable<RestoreResult['resume']>;
+  /** Why there is no fork although the session came from Claude Code. */
+  problem?: string;
+}
+
+export async function resumeAfterRestore(
+  engine: WorkspaceEngine,
+  res: RestoreResult,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ResumeOutcome> {
+  if (res.dryRun || res.mode === 'code') return {};
+  const origin = loadOrigin(engine.ws, res.target.session);
+  if (!origin) return {};
+  try {
+    const state = await engine.session(res.target.session);
+    const m = state.messages.find((x) => x.id === res.target.message);
+    if (!m) return { problem: `message ${res.target.message} is not in session ${res.target.session}` };
+    const fork = forkTranscript(
+      origin.transcript,
+      {
+        ...(m.meta?.sourceId ? { sourceId: m.meta.sourceId } : {}),
+        ts: m.ts,
+        ...(m.role === 'user' ? { promptText: m.text } : {}),
+      },
+      { env },
+    );
+    return { resume: { sessionId: fork.sessionId, command: fork.command, transcript: fork.transcript } };
+  } catch (e) {
+    return { problem: `no resumable Claude Code transcript: ${(e as Error).message}` };
+  }
+}
+
+/** `res` with `resume` filled in where there is one (for callers that only pass the result on). */
+export async function withResume(engine: WorkspaceEngine, res: RestoreResult): Promise<RestoreResult> {
+  const { resume } = await resumeAfterRestore(engine, res);
+  return resume ? { ...res, resume } : res;
+}

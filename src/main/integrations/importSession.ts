@@ -1,0 +1,127 @@
+/**
+ * Writing an imported session through the coordinator's pieces, in the order its recovery understands:
+ * commits first (unreferenced until the end), then the whole log in one append, then the session ref — a
+ * kill before the ref leaves a log whose last checkpoint the next command's lag repair points the ref at.
+ * The caller holds the workspace lock (`engine.write`).
+ *
+ * Checkpoints come either as trees built by the importer (a new commit on the session's chain) or as
+ * commits that already exist in the shadow repository (Cline's, fetched with their hashes unchanged).
+ * Messages of abandoned branches start hidden: one `rewind` event with rid `import` hides them, which no
+ * restore or undo of the ledger ever lists, so they stay hidden until shown with --all.
+ */
+import { existsSync, unlinkSync } from 'node:fs';
+import { RetraceError } from '../../shared/errors';
+import type { MessageMeta, Role, SessionSource } from '../../shared/model';
+import type { MessageEvent, RewindEvent } from '../engine/sessions/events';
+import { newMessageId, sessionRef } from '../engine/sessions/ids';
+import type { WorkspaceEngine } from '../engine/workspaceEngine';
+
+export interface ImportMessage {
+  role: Role;
+  text: string;
+  ts: string;
+  meta?: MessageMeta;
+  hidden?: boolean;
+  checkpoint?: { tree: string } | { hash: string };
+}
+
+export interface ImportSessionInput {
+  id: string;
+  title?: string;
+  source: SessionSource;
+  createdAt?: string;
+  messages: ImportMessage[];
+  /** Label for commit messages ("claude-code", "cline"). */
+  importer: string;
+}
+
+export interface ImportSessionResult {
+  session: string;
+  messages: number;
+  checkpoints: number;
+  hidden: number;
+}
+
+export const IMPORT_REWIND_ID = 'import';
+
+/** Is there a session with this id? (For the "imported before" check.) */
+export function sessionExists(engine: WorkspaceEngine, id: string): boolean {
+  return engine.sessions.exists(id);
+}
+
+/** Counts of an existing session, for "already imported" answers. */
+export async function existingCounts(engine: WorkspaceEngine, id: string): Promise<ImportSessionResult> {
+  const s = await engine.sessions.read(id);
+  return {
+    session: id,
+    messages: s.messages.length,
+    checkpoints: s.messages.filter((m) => m.hash).length,
+    hidden: s.messages.filter((m) => m.hidden).length,
+  };
+}
+
+/** Remove a session's log and ref so it can be imported again (its commits stay until gc finds them unreferenced). */
+export async function removeSession(engine: WorkspaceEngine, id: string): Promise<void> {
+  const shadow = await engine.shadow();
+  const ref = sessionRef(id);
+  if ((await shadow.readRef(ref)) !== null) await shadow.deleteRef(ref);
+  const file = engine.sessions.file(id);
+  if (existsSync(file)) unlinkSync(file);
+}
+
+export async function writeImportedSession(
+  engine: WorkspaceEngine,
+  input: ImportSessionInput,
+): Promise<ImportSessionResult> {
+  if (engine.sessions.exists(input.id))
+    throw new RetraceError('E_INVALID_INPUT', `session ${input.id} exists already in this workspace`);
+  const shadow = await engine.shadow();
+  const events: MessageEvent[] = [];
+  const hide: string[] = [];
+  let prev: string | null = null;
+  let checkpoints = 0;
+  let lastTs = '';
+  for (const m of input.messages) {
+    const id = newMessageId();
+    // Logs are read in order; keep times from going backwards (clocks and merged branches can disagree).
+    const ts = m.ts && m.ts >= lastTs ? m.ts : lastTs || new Date().toISOString();
+    lastTs = ts;
+    const ev: MessageEvent = { type: 'message', id, ts, role: m.role, text: m.text };
+    if (m.meta && Object.keys(m.meta).length > 0) ev.meta = m.meta;
+    // A hidden message keeps an existing commit it names (Cline), but never starts a new one on the chain.
+    if (m.checkpoint && (!m.hidden || 'hash' in m.checkpoint)) {
+      let hash: string;
+      if ('tree' in m.checkpoint) {
+        hash = await shadow.commit(m.checkpoint.tree, prev, commitMessage(input, id, m));
+      } else {
+        hash = m.checkpoint.hash;
+        if (!(await shadow.commitExists(hash)))
+          throw new RetraceError('E_IMPORT', `checkpoint ${hash.slice(0, 7)} is not in the shadow repository`);
+      }
+      ev.hash = hash;
+      ev.stats = (await shadow.diffStats(prev, hash)).stats;
+      if (!m.hidden) prev = hash;
+      checkpoints++;
+    }
+    events.push(ev);
+    if (m.hidden) hide.push(id);
+  }
+  const opts: { title?: string; source: SessionSource; createdAt?: string } = { source: input.source };
+  if (input.title) opts.title = input.title;
+  opts.createdAt = input.createdAt ?? events[0]?.ts ?? new Date().toISOString();
+  engine.sessions.create(input.id, opts);
+  const all: (MessageEvent | RewindEvent)[] = [...events];
+  if (hide.length > 0)
+    all.push({ type: 'rewind', ts: lastTs || new Date().toISOString(), rid: IMPORT_REWIND_ID, hide });
+  if (all.length > 0) engine.sessions.append(input.id, all);
+  if (prev) {
+    const ref = sessionRef(input.id);
+    await shadow.updateRef(ref, prev, await shadow.readRef(ref));
+  }
+  return { session: input.id, messages: events.length, checkpoints, hidden: hide.length };
+}
+
+function commitMessage(input: ImportSessionInput, messageId: string, m: ImportMessage): string {
+  const first = m.text.split('\n')[0]!.slice(0, 72);
+  return `${m.role}: ${first || 'Checkpoint'}\n\nRetrace-Session: ${input.id}\nRetrace-Message: ${messageId}\nRetrace-Import: ${input.importer}\n`;
+}
