@@ -202,6 +202,8 @@ export class WorkspaceEngine {
     await shadow.updateRef(ref, hash, tip);
     fault('checkpoint:after-ref');
     this.journal.clear();
+    // Hooks may checkpoint thousands of times without anyone running `status`: pack now and then.
+    if (Math.random() < MAINTENANCE_CHANCE) await shadow.maintenance().catch(() => {});
     return { session, message: id, hash, changed, stats };
   }
 
@@ -392,6 +394,7 @@ export class WorkspaceEngine {
       const hashes = new Set<string>();
       for (const s of states) for (const m of s.messages) if (m.hash) hashes.add(m.hash);
       const shadow = await this.shadow();
+      this.recoveryLog.add(await shadow.repair());
       await shadow.maintenance();
       return {
         workspace: this.ws.root,
@@ -648,6 +651,9 @@ export class WorkspaceEngine {
     }
   }
 }
+
+/** One checkpoint in this many (on average) checks whether the shadow repository wants packing. */
+const MAINTENANCE_CHANCE = 1 / 50;
 
 /** Sides larger than this are not inlined in diffs (the UI shows a notice). */
 export const INLINE_LIMIT = 2 * 1024 * 1024;
