@@ -109,8 +109,14 @@ function walk(dir: Buffer, relDir: string, visit: Visit): void {
   for (const name of names) {
     const full = Buffer.concat([dir, SLASH, name]);
     const rel = relDir === '' ? nameKey(name) : `${relDir}/${nameKey(name)}`;
-    const st = lstatSync(full);
-    if (visit(rel, full, st) === 'descend' && st.isDirectory()) walk(full, rel, visit);
+    let st: Stats;
+    try {
+      st = lstatSync(full);
+      if (visit(rel, full, st) === 'descend' && st.isDirectory()) walk(full, rel, visit);
+    } catch (e) {
+      // Deleted between readdir and lstat/read (tests that churn files on purpose): it is simply not there.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
   }
 }
 
