@@ -86,6 +86,23 @@ describe('I8: killed restores are rolled back or complete, never half', () => {
   }
 });
 
+describe('I8: a killed undo is rolled back too', () => {
+  for (const step of ['restore:mid-apply', 'restore:after-rewind'] as const) {
+    it(`undo killed at ${step} leaves the restored state; undo then works`, async () => {
+      const { root, o, target, before } = await scenario();
+      await cliJson(['restore', target.hash as string, '--both'], o);
+      const restored = digest(treeManifest(root));
+      expect((await runCli(['undo'], { ...o, env: fault(step) })).signal).toBe('SIGKILL');
+      await cliJson(['status'], o);
+      expect(digest(treeManifest(root))).toBe(restored);
+      expect((await cliJson<Log>(['log', '--session', 's'], o)).messages.length).toBe(1);
+      await cliJson(['undo'], o);
+      expect(digest(treeManifest(root))).toBe(before);
+      expect((await cliJson<Log>(['log', '--session', 's'], o)).messages.length).toBe(2);
+    });
+  }
+});
+
 describe('I8: killed checkpoints leave a whole chain', () => {
   for (const step of FAULT_STEPS.filter((s) => s.startsWith('checkpoint:'))) {
     it(`checkpoint killed at ${step}`, async () => {
