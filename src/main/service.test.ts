@@ -96,6 +96,13 @@ describe('service', () => {
       ok: true,
       value: { tooLarge: true, before: null, after: null },
     });
+    writeFileSync(join(root, '.env'), 'TOKEN=1\n');
+    expect(
+      await service.dispatch('fileContents', { workspace, from: c1.hash, to: 'working', path: '.env' }),
+    ).toMatchObject({
+      ok: true,
+      value: { before: null, after: null },
+    });
     for (const path of ['/etc/passwd', '../x', 'a/../../x', '..\\x', 'C:\\x', 'out-link/secret.txt']) {
       expect(
         await service.dispatch('fileContents', { workspace, from: c1.hash, to: 'working', path }),

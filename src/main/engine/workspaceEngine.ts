@@ -31,6 +31,7 @@ import type {
   UndoResult,
   WorkspaceStatus,
 } from '../../shared/model';
+import { isHardExcluded } from './excludes';
 import { fault, faultArmed } from './faults';
 import { Journal, RecoveryLog, type RestoreJournal, type VisibilityChange } from './journal';
 import { invertVisibility, Ledger, type LedgerRestore } from './ledger';
@@ -371,6 +372,8 @@ export class WorkspaceEngine {
   }
 
   private async readWorking(rel: string): Promise<{ bytes: Buffer } | null> {
+    // Never captured (any .git, node_modules, secrets), so never shown either.
+    if (isHardExcluded(rel)) return null;
     const full = join(this.ws.root, rel);
     let st;
     try {
