@@ -11,6 +11,7 @@ export const command: Command = {
     const engine = await ctx.engine();
     const state = await engine.session(str(ctx.values, 'session'));
     const all = ctx.values.all === true;
+    // CLI.md's fields, plus `meta` where a message has one (tool, file, what an importer rebuilt) — additive.
     const messages = visibleMessages(state, all).map((m) => ({
       id: m.id,
       ts: m.ts,
@@ -18,12 +19,16 @@ export const command: Command = {
       text: m.text,
       hash: m.hash,
       hidden: m.hidden,
+      ...(m.meta ? { meta: m.meta } : {}),
     }));
     ctx.out.result({ session: state.header.id, messages }, () => [
       `session ${state.header.id}: ${firstLine(state.header.title, 60)}`,
       ...messages.map(
         (m) =>
-          `${m.hidden ? '(hidden) ' : ''}${m.ts}  ${m.role.padEnd(9)} ${m.id}${m.hash ? ` [${short(m.hash)}]` : ''}  ${firstLine(m.text, 60)}`,
+          `${m.hidden ? '(hidden) ' : ''}${m.ts}  ${m.role.padEnd(9)} ${m.id}${m.hash ? ` [${short(m.hash)}]` : ''}  ${firstLine(m.text, 60)}` +
+          (m.meta?.reconstructed
+            ? `  (rebuilt: ${m.meta.reconstructed.files.length} file(s)${m.meta.reconstructed.missing.length ? `, could not rebuild: ${m.meta.reconstructed.missing.join(', ')}` : ''})`
+            : ''),
       ),
     ]);
   },
