@@ -1,0 +1,328 @@
+/**
+ * `retrace import claude-code` end to end, through the real CLI and real git: both shared fixtures and a
+ * transcript with a rewind, a sub-agent and a torn last line. Per-step diffs are checked against what the
+ * transcript itself says each tool did; restores change only the files the agent touched; the forked
+ * transcript of a conversation restore is valid and the original stays byte-identical.
+ */
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  cleanupTempDirs,
+  cliJson,
+  fileSha,
+  makeWorkspace,
+  runCli,
+  tempDir,
+  tempHome,
+  workspaceDataDir,
+} from '../helpers';
+import { resolveWorkspace } from '../../src/main/engine/workspace';
+import { WorkspaceEngine } from '../../src/main/engine/workspaceEngine';
+import { rewindTranscript } from './claudeTranscript';
+import { F1, F2, F2_AGENT, FIXTURES, fixture } from './fixtures';
+
+afterAll(cleanupTempDirs);
+
+interface LogMessage {
+  id: string;
+  role: string;
+  text: string;
+  hash: string | null;
+  hidden: boolean;
+}
+interface Log {
+  session: string;
+  messages: LogMessage[];
+}
+interface FileDiff {
+  path: string;
+  status: string;
+  before: string | null;
+  after: string | null;
+}
+
+/** A Claude Code config folder with the transcript in its project folder (so forks land in a temp dir). */
+function claudeHome(rel: string, extra: string[] = []): { config: string; file: string } {
+  const config = tempDir('retrace-claude-');
+  const project = join(config, 'projects', '-test-project');
+  mkdirSync(project, { recursive: true });
+  const file = join(project, rel.split('/').pop()!);
+  copyFileSync(FIXTURES + rel, file);
+  for (const e of extra) copyFileSync(FIXTURES + e, join(project, e.split('/').pop()!));
+  return { config, file };
+}
+
+/** Main-thread tool results in file order (the fixtures have no rewinds), with their tool name. */
+function transcriptToolResults(text: string): { name: string; result: Record<string, unknown> | string | undefined }[] {
+  const lines = text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, any>);
+  const names = new Map<string, string>();
+  for (const l of lines)
+    if (l.type === 'assistant') for (const b of l.message.content) if (b.type === 'tool_use') names.set(b.id, b.name);
+  const out: { name: string; result: any }[] = [];
+  for (const l of lines) {
+    if (l.type !== 'user' || l.isSidechain || !Array.isArray(l.message.content)) continue;
+    for (const b of l.message.content)
+      if (b.type === 'tool_result') out.push({ name: names.get(b.tool_use_id)!, result: l.toolUseResult });
+  }
+  return out;
+}
+
+function sessionEvents(home: string, root: string, session: string): Record<string, any>[] {
+  const dir = workspaceDataDir(home, root)!;
+  return readFileSync(join(dir, 'sessions', `${session}.jsonl`), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+}
+
+describe('retrace import claude-code', () => {
+  it('fixture 2: messages in order, one checkpoint per prompt and edit, each step shows exactly what the transcript edited', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'keep.txt': 'not touched by the agent\n' });
+    const { config, file } = claudeHome(F2, [F2_AGENT]);
+    const env = { CLAUDE_CONFIG_DIR: config };
+    const res = await cliJson(['import', 'claude-code', file, '--cwd', ws], { home, env });
+    expect(res).toMatchObject({
+      session: 'a7da6a22-facc-4fcd-8bab-f83c87862004',
+      messages: 225,
+      checkpoints: 32,
+      hidden: 0,
+      skipped: false,
+    });
+    expect((res.reconstructed as { missing: string[] }).missing).toEqual([
+      '/home/cboos/.claude/plans/humble-doodling-wolf.md',
+    ]);
+
+    const log = await cliJson<Log>(['log', '--cwd', ws], { home });
+    expect(log.session).toBe('a7da6a22-facc-4fcd-8bab-f83c87862004');
+    expect(log.messages).toHaveLength(225);
+    expect(log.messages.filter((m) => m.role === 'tool')).toHaveLength(108);
+    expect(log.messages.find((m) => m.role === 'user')!.text).toContain('/context');
+    expect(log.messages.filter((m) => m.role === 'user').at(-1)!.text).toBe('Excellent work, thank you!');
+    const sessions = await cliJson<{ id: string; source: string }[]>(['sessions', '--cwd', ws], { home });
+    expect(sessions).toMatchObject([{ id: 'a7da6a22-facc-4fcd-8bab-f83c87862004', source: 'claude-code' }]);
+
+    // Walk the checkpoints: every Edit step's diff is that one file, before = originalFile, after = the edit applied.
+    const edits = transcriptToolResults(fixture(F2)).filter((t) => t.name === 'Edit' && typeof t.result === 'object');
+    const toolMsgs = log.messages.filter((m) => m.role === 'tool' && m.text.startsWith('Edit '));
+    expect(toolMsgs).toHaveLength(edits.length);
+    const hashes = log.messages.filter((m) => m.hash).map((m) => m.hash!);
+    // All twenty through the engine in-process (real git, no process per call); two of them through the CLI too.
+    const engine = new WorkspaceEngine(await resolveWorkspace(ws, { dataHome: home }));
+    for (const [i, m] of toolMsgs.entries()) {
+      const r = edits[i]!.result as Record<string, string>;
+      const rel = r.filePath!.slice('/src/deep-manifest/'.length);
+      expect(m.text.split('\n')[0]).toBe(`Edit ${rel}`);
+      const prev = hashes[hashes.indexOf(m.hash!) - 1]!;
+      const files = await engine.diff(prev, m.hash!);
+      expect(files.map((f) => [f.path, f.status])).toEqual([[rel, 'modified']]);
+      const f = await engine.fileContents(prev, m.hash!, rel);
+      expect(f.before).toBe(r.originalFile);
+      expect(f.after).toBe(r.originalFile!.replace(r.oldString!, r.newString!));
+      if (i === 0 || i === toolMsgs.length - 1) {
+        const d = await cliJson<{ files: { path: string; status: string }[] }>(['diff', prev, m.hash!, '--cwd', ws], {
+          home,
+        });
+        expect(d.files.map((x) => [x.path, x.status])).toEqual([[rel, 'modified']]);
+        const c = await cliJson<FileDiff>(['diff', prev, m.hash!, '--file', rel, '--cwd', ws], { home });
+        expect([c.before, c.after]).toEqual([f.before, f.after]);
+      }
+    }
+    // The log says which files each checkpoint was rebuilt from.
+    const events = sessionEvents(home, ws, 'a7da6a22-facc-4fcd-8bab-f83c87862004');
+    const gitignore = events.find((e) => e.hash && e.text?.startsWith('Edit .gitignore'));
+    expect(gitignore.meta.reconstructed).toEqual({ files: ['.gitignore'], missing: [] });
+    const plan = events.find((e) => e.hash && e.text?.startsWith('Write /home/cboos'));
+    expect(plan.meta.reconstructed).toEqual({
+      files: [],
+      missing: ['/home/cboos/.claude/plans/humble-doodling-wolf.md'],
+    });
+
+    // Importing again changes nothing, and says so; --replace imports it afresh (still one session).
+    const again = await runCli(['import', 'claude-code', file, '--cwd', ws], { home, env });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/was imported before/);
+    const replaced = await cliJson(['import', 'claude-code', file, '--cwd', ws, '--replace'], { home, env });
+    expect(replaced).toMatchObject({ skipped: false, messages: 225, checkpoints: 32 });
+    expect(await cliJson<unknown[]>(['sessions', '--cwd', ws], { home })).toHaveLength(1);
+    expect(readFileSync(join(ws, 'keep.txt'), 'utf8')).toBe('not touched by the agent\n');
+  });
+
+  it("fixture 1: each Task step adds what its sub-agent wrote; Write's content verbatim; the workspace's own files stay", async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'notes.md': 'mine\n' });
+    const { config, file } = claudeHome(F1);
+    const res = await cliJson(['import', 'claude-code', file, '--cwd', ws], {
+      home,
+      env: { CLAUDE_CONFIG_DIR: config },
+    });
+    expect(res).toMatchObject({ session: 'fe5e1c67-53e7-4862-81ae-d0e013e3270b', messages: 23, checkpoints: 8 });
+    const log = await cliJson<Log>(['log', '--cwd', ws], { home });
+    expect(log.messages.map((m) => m.role).join(' ')).toBe(
+      'user system assistant tool tool assistant tool assistant tool tool tool assistant tool assistant tool tool assistant tool assistant user assistant tool assistant',
+    );
+    const cps = log.messages.filter((m) => m.hash);
+    const step = async (startsWith: string) => {
+      const i = cps.findIndex((m) => m.text.startsWith(startsWith));
+      return cliJson<{ files: { path: string; status: string }[] }>(
+        ['diff', cps[i - 1]!.hash!, cps[i]!.hash!, '--cwd', ws],
+        { home },
+      );
+    };
+    expect((await step('Task Build TODO components')).files.map((f) => `${f.status} ${f.path}`)).toEqual([
+      'added components/AddTodo.tsx',
+      'added components/Filter.tsx',
+      'added components/TodoItem.tsx',
+      'added components/TodoList.tsx',
+      'added components/index.ts',
+    ]);
+    expect((await step('Task Create data models')).files).toHaveLength(7);
+    expect((await step('Write CLAUDE.md')).files.map((f) => `${f.status} ${f.path}`)).toEqual(['added CLAUDE.md']);
+    const write = transcriptToolResults(fixture(F1)).find((t) => t.name === 'Write')!.result as Record<string, string>;
+    const last = cps.at(-1)!.hash!;
+    const claude = await cliJson<FileDiff>(['diff', cps.at(-2)!.hash!, last, '--file', 'CLAUDE.md', '--cwd', ws], {
+      home,
+    });
+    expect(claude).toMatchObject({ before: null, after: write.content });
+    // Untouched by the agent: in every checkpoint as it is in the workspace.
+    const notes = await cliJson<FileDiff>(['diff', cps[0]!.hash!, '--file', 'notes.md', '--cwd', ws], { home });
+    expect(notes).toMatchObject({ before: 'mine\n', after: 'mine\n' });
+  });
+
+  it('a rewind, a sub-agent and a torn last line: hidden branch, per-step restore touches only agent files, resumable fork', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'a.txt': 'three\n', 'b.txt': 'bee\n', 'other.txt': 'the user wrote this\n' });
+    const config = tempDir('retrace-claude-');
+    const project = join(config, 'projects', ws.replace(/[^a-zA-Z0-9]/g, '-'));
+    mkdirSync(project, { recursive: true });
+    const file = join(project, '11111111-2222-4333-8444-555555555555.jsonl');
+    writeFileSync(file, rewindTranscript(ws));
+    const originalSha = fileSha(file);
+    const env = { CLAUDE_CONFIG_DIR: config };
+
+    const r = await runCli(['import', 'claude-code', file], { home, env }); // the workspace comes from the transcript's cwd
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/unknown type 'queue-operation'/);
+    expect(r.stderr).toMatch(/last line is incomplete/);
+    const log = await cliJson<Log>(['log', '--cwd', ws], { home });
+    expect(log.messages.map((m) => m.text.split('\n')[0])).toEqual([
+      'Create a.txt',
+      'Creating it.',
+      'Write a.txt',
+      'Done.',
+      'Make it three instead',
+      '[Task Write b.txt]',
+      'Task Write b.txt',
+      '[Edit a.txt]',
+      'Edit a.txt',
+      'Three',
+    ]);
+    const all = await cliJson<Log>(['log', '--all', '--cwd', ws], { home });
+    expect(all.messages.filter((m) => m.hidden).map((m) => m.text.split('\n')[0])).toEqual([
+      'Make it two',
+      '[Edit a.txt]',
+      'Edit a.txt',
+      'Now it says two.',
+    ]);
+    const byText = (t: string) => log.messages.find((m) => m.text.startsWith(t))!;
+
+    // Restore the code of the step where a.txt was first written: only the agent's files change.
+    const otherMtime = statSync(join(ws, 'other.txt')).mtimeMs;
+    const restored = await cliJson<{ changed: string[] }>(
+      ['restore', byText('Write a.txt').hash!, '--code', '--cwd', ws],
+      { home },
+    );
+    expect(restored.changed.sort()).toEqual(['a.txt', 'b.txt']);
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
+    expect(existsSync(join(ws, 'b.txt'))).toBe(false);
+    expect(statSync(join(ws, 'other.txt')).mtimeMs).toBe(otherMtime);
+    await cliJson(['undo', '--cwd', ws], { home });
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('three\n');
+
+    // Conversation restore: a forked transcript ending at that tool result, resumable, original untouched.
+    const conv = await runCli(['restore', byText('Write a.txt').id, '--conversation', '--cwd', ws, '--json'], {
+      home,
+      env,
+    });
+    expect(conv.code).toBe(0);
+    const resume = (conv.json as { resume: { sessionId: string; command: string; transcript: string } }).resume;
+    expect(resume.command).toBe(`claude --resume ${resume.sessionId}`);
+    expect(resume.transcript).toBe(join(project, `${resume.sessionId}.jsonl`));
+    const forked = readFileSync(resume.transcript, 'utf8');
+    expect(forked.endsWith('\n')).toBe(true);
+    const lines = forked
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.uuid)).toEqual(['u1', 'a1', 'a1b', 'r1']);
+    const original = new Map(
+      rewindTranscript(ws)
+        .split('\n')
+        .slice(0, -1)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.uuid)
+        .map((l) => [l.uuid, l]),
+    );
+    for (const l of lines) {
+      expect(l.sessionId).toBe(resume.sessionId);
+      expect(Object.keys(l)).toEqual(Object.keys(original.get(l.uuid)!)); // same shape, same key order
+      expect({ ...l, sessionId: 'x' }).toEqual({ ...original.get(l.uuid)!, sessionId: 'x' });
+    }
+    expect(fileSha(file)).toBe(originalSha);
+    expect(readdirSync(project).sort()).toEqual(
+      [`${resume.sessionId}.jsonl`, '11111111-2222-4333-8444-555555555555.jsonl'].sort(),
+    );
+    const human = await runCli(['restore', byText('Edit a.txt').id, '--conversation', '--cwd', ws], { home, env });
+    expect(human.stdout).toMatch(/continue in Claude Code: claude --resume [0-9a-f-]{36}/);
+    expect(fileSha(file)).toBe(originalSha);
+  });
+
+  it('fixture 2 fork: the chain up to the chosen step with its file-history lines, every line complete JSON', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'keep.txt': 'x\n' });
+    const { config, file } = claudeHome(F2, [F2_AGENT]);
+    const sha = fileSha(file);
+    const env = { CLAUDE_CONFIG_DIR: config };
+    await cliJson(['import', 'claude-code', file, '--cwd', ws], { home, env });
+    const log = await cliJson<Log>(['log', '--cwd', ws], { home });
+    const target = log.messages.filter((m) => m.text.startsWith('Edit tests/test_unit.py'))[0]!;
+    const res = await cliJson<{ resume: { transcript: string; sessionId: string } }>(
+      ['restore', target.id, '--conversation', '--cwd', ws],
+      { home, env },
+    );
+    const lines = readFileSync(res.resume.transcript, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    const conversation = lines.filter((l) => l.uuid);
+    expect(conversation[0]!.parentUuid).toBeNull();
+    for (let i = 1; i < conversation.length; i++) expect(conversation[i]!.parentUuid).toBe(conversation[i - 1]!.uuid);
+    const last = conversation.at(-1)!;
+    expect(last.message.content[0].type).toBe('tool_result');
+    expect(last.toolUseResult.filePath).toBe('/src/deep-manifest/tests/test_unit.py');
+    expect(lines.every((l) => l.sessionId === undefined || l.sessionId === res.resume.sessionId)).toBe(true);
+    expect(lines.filter((l) => l.type === 'file-history-snapshot').length).toBeGreaterThan(3);
+    expect(lines.some((l) => l.isSidechain)).toBe(false);
+    expect(fileSha(file)).toBe(sha);
+  });
+
+  it('bad input: a missing file, a transcript without a conversation', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'x.txt': 'x\n' });
+    const missing = await runCli(['import', 'claude-code', join(ws, 'nope.jsonl'), '--cwd', ws, '--json'], { home });
+    expect(missing.code).toBe(1);
+    expect((missing.json as { error: { code: string } }).error.code).toBe('E_IMPORT');
+    expect(missing.stderr).toMatch(/^retrace: no such transcript/);
+    const empty = join(ws, 'empty.jsonl');
+    writeFileSync(empty, '{"type":"summary","summary":"x","leafUuid":"y"}\n');
+    const none = await runCli(['import', 'claude-code', empty, '--cwd', ws], { home });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/holds no Claude Code conversation/);
+    const usage = await runCli(['import', 'cursor', empty], { home });
+    expect(usage.code).toBe(2);
+  });
+});
