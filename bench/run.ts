@@ -1,0 +1,388 @@
+/**
+ * `npm run bench` — Retrace against raw git, the legacy shadow-git method and a plain copy, on identical
+ * copies of generated trees (1k, 10k, 100k files), in one run. Writes bench/results/latest.json and
+ * docs/benchmarks.md. `npm run bench -- --quick`: 1k and 10k files at a quarter of the sizes, fewer runs.
+ *
+ * Flags: --quick, --sizes 1000,10000, --methods raw-git,legacy,…, --seed N, --out FILE, --no-docs,
+ * --keep (leave the run's copies).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { applyEdits, BENCH_HOME, generateTree, type GeneratedTree } from './generate';
+import { CopyMethod } from './methods/copy';
+import { LegacyMethod } from './methods/legacy';
+import { RawGitMethod } from './methods/rawGit';
+import type { RetraceMethod } from './methods/retrace';
+import type { BenchMethod, MethodName, Operation } from './methods/types';
+import { measurePeak, run } from './proc';
+import { renderMarkdown, type ReportNotes } from './report';
+import { median, round1, type BenchResults, type MachineInfo, type RunRow, type StorageRow } from './stats';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const flag = (name: string): boolean => argv.includes(name);
+const option = (name: string): string | undefined => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+
+const QUICK = flag('--quick');
+const SEED = Number(option('--seed') ?? 42);
+const SIZES = (option('--sizes') ?? (QUICK ? '1000,10000' : '1000,10000,100000')).split(',').map(Number);
+const OUT = path.resolve(option('--out') ?? path.join(REPO, 'bench/results/latest.json'));
+const DOCS = path.join(REPO, 'docs/benchmarks.md');
+const SIZE_SCALE = QUICK ? 0.25 : 1;
+const STORAGE_CHECKPOINTS = 100;
+const TIMELINE_MESSAGES = 10_000;
+const ALL_METHODS: MethodName[] = ['raw-git', 'legacy', 'retrace', 'retrace-warm', 'copy'];
+const METHODS = (option('--methods')?.split(',') ?? ALL_METHODS) as MethodName[];
+
+/** Timed runs per operation (each after one untimed warm-up run, which is also the peak-RSS probe). */
+function runsFor(files: number, op: Operation, method: string): number {
+  if (QUICK) return 3;
+  if (files >= 100_000 && (op === 'first-checkpoint' || method === 'copy')) return 3;
+  return 5;
+}
+
+const log = (line: string): void => {
+  process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+};
+
+function machine(): MachineInfo {
+  const fsType = spawnSync('stat', ['-f', '-c', '%T', os.tmpdir()]).stdout?.toString().trim() || 'unknown';
+  return {
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.cpus().length,
+    ramBytes: os.totalmem(),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    git: execFileSync('git', ['--version'])
+      .toString()
+      .trim()
+      .replace(/^git version /, ''),
+    fs: `${fsType} (${os.tmpdir()})`,
+  };
+}
+
+/** The probe bundle: one Retrace operation per process, for peak RSS (see bench/probe.ts). */
+async function buildProbe(): Promise<string> {
+  const outfile = path.join(REPO, 'out/bench/probe.js');
+  await build({
+    entryPoints: [path.join(REPO, 'bench/probe.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    external: ['electron'],
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/** The Claude Code hook if the CLI has it, else `retrace checkpoint` (both: the real CLI process per call). */
+function hookMode(): 'hook' | 'checkpoint' {
+  const r = spawnSync(process.execPath, [path.join(REPO, 'bin/retrace.js'), 'hook', 'claude-code', '--help'], {
+    env: { ...process.env, RETRACE_HOME: path.join(BENCH_HOME, 'probe-home') },
+    input: '',
+  });
+  const text = `${r.stdout?.toString() ?? ''}${r.stderr?.toString() ?? ''}`;
+  return /unknown command|not built/i.test(text) || r.status === 2 ? 'checkpoint' : 'hook';
+}
+
+class Recorder {
+  readonly rows: RunRow[] = [];
+  constructor(private readonly files: number) {}
+
+  /** Warm-up (RSS probe) then `runs` timed calls of `fn`, each after an untimed `prep`. */
+  async measure<T>(
+    method: BenchMethod | { name: RunRow['method'] },
+    op: Operation,
+    runs: number,
+    prep: () => Promise<T>,
+    fn: (x: T) => Promise<unknown>,
+  ): Promise<void> {
+    const times: number[] = [];
+    const first = await prep();
+    const peak = await measurePeak(() => fn(first));
+    for (let i = 0; i < runs; i++) {
+      const x = await prep();
+      const t0 = performance.now();
+      await fn(x);
+      times.push(performance.now() - t0);
+    }
+    this.add(method.name, op, times, peak);
+  }
+
+  add(method: RunRow['method'], operation: Operation, times: number[], peakRssBytes: number): void {
+    const row: RunRow = {
+      files: this.files,
+      operation,
+      method,
+      medianMs: round1(median(times)),
+      minMs: round1(Math.min(...times)),
+      maxMs: round1(Math.max(...times)),
+      peakRssBytes,
+    };
+    this.rows.push(row);
+    log(
+      `  ${method.padEnd(12)} ${operation.padEnd(22)} median ${row.medianMs} ms (${row.minMs}–${row.maxMs}), peak ${(peakRssBytes / 2 ** 20).toFixed(0)} MB`,
+    );
+  }
+}
+
+/** The operation sequence every method goes through, with the same edits in the same order. */
+async function benchMethod(m: BenchMethod, tree: GeneratedTree, rec: Recorder): Promise<void> {
+  const files = tree.manifest.spec.files;
+  const supports = (op: Operation): boolean => m.operations.includes(op);
+  const prune = async (): Promise<void> => {
+    if (m instanceof CopyMethod) await m.prune();
+  };
+  let edit = 0;
+  const edited: string[][] = [];
+  const nextEdit = async (count = 10): Promise<string[]> => {
+    await prune();
+    const paths = await applyEdits(m.root, tree.manifest, edit, count);
+    edited[edit++] = paths;
+    return paths;
+  };
+  const runs = (op: Operation): number => runsFor(files, op, m.name);
+
+  if (supports('first-checkpoint')) {
+    await rec.measure(
+      m,
+      'first-checkpoint',
+      runs('first-checkpoint'),
+      () => m.reset(),
+      () => m.checkpoint(null),
+    );
+  } else {
+    await m.reset();
+    await m.checkpoint(null);
+  }
+  await rec.measure(m, 'no-change-checkpoint', runs('no-change-checkpoint'), prune, () => m.checkpoint([]));
+  const incRuns = runs('incremental-checkpoint');
+  await rec.measure(
+    m,
+    'incremental-checkpoint',
+    incRuns,
+    () => nextEdit(),
+    (paths) => m.checkpoint(paths),
+  );
+  // Restore goes 10 checkpoints back: make the newest 10 all edits (untimed).
+  for (let i = incRuns + 1; i < 10; i++) await m.checkpoint(await nextEdit());
+  await prune();
+  if (!supports('restore')) return;
+
+  if (supports('diff-summary')) {
+    // A different step each run: the service caches the summary of a commit pair, and the app's cost is the miss.
+    let step = 0;
+    const nextStep = async (): Promise<[string, string]> => {
+      const k = step++ % 9;
+      return [await m.checkpointId(k + 1), await m.checkpointId(k)];
+    };
+    await rec.measure(m, 'diff-summary', runs('diff-summary'), nextStep, ([from, to]) => m.diffSummary(from, to));
+    step = 0;
+    const fileOf = async (): Promise<[string, string, string]> => {
+      const [from, to] = await nextStep();
+      // The newest 10 checkpoints are edits, newest last: step k back was made by edit (edit - 1 - k).
+      const rel = edited[edit - 1 - ((step - 1) % 9)]![0]!;
+      return [from, to, rel];
+    };
+    await rec.measure(m, 'file-contents', runs('file-contents'), fileOf, ([from, to, rel]) =>
+      m.fileContents(from, to, rel),
+    );
+  }
+
+  const target = await m.checkpointId(10);
+  const restoreTimes: number[] = [];
+  const undoTimes: number[] = [];
+  const restorePeak = await measurePeak(() => m.restore(target));
+  const undoPeak = await measurePeak(() => m.undo());
+  for (let i = 0; i < runs('restore'); i++) {
+    let t0 = performance.now();
+    await m.restore(target);
+    restoreTimes.push(performance.now() - t0);
+    t0 = performance.now();
+    await m.undo();
+    undoTimes.push(performance.now() - t0);
+  }
+  rec.add(m.name, 'restore', restoreTimes, restorePeak);
+  rec.add(m.name, 'undo', undoTimes, undoPeak);
+}
+
+/** The hook's cost per call: the real CLI process, one edited file per call, as an agent's Edit would be. */
+async function benchHook(
+  m: RetraceMethod,
+  tree: GeneratedTree,
+  rec: Recorder,
+  mode: 'hook' | 'checkpoint',
+): Promise<void> {
+  let edit = 100_000;
+  const env = { ...process.env, RETRACE_HOME: m.dataHome };
+  const cli = path.join(REPO, 'bin/retrace.js');
+  await rec.measure(
+    m,
+    'hook',
+    runsFor(tree.manifest.spec.files, 'hook', m.name),
+    async () => (await applyEdits(m.root, tree.manifest, edit++, 1))[0]!,
+    async (rel) => {
+      if (mode === 'checkpoint') {
+        run(process.execPath, [cli, 'checkpoint', '--session', 'bench-hook', '--json'], { cwd: m.root, env });
+        return;
+      }
+      const payload = {
+        hook_event_name: 'PostToolUse',
+        session_id: 'bench-hook-session',
+        transcript_path: path.join(m.dataHome, 'no-transcript.jsonl'),
+        cwd: m.root,
+        tool_name: 'Edit',
+        tool_input: { file_path: path.join(m.root, rel), old_string: 'a', new_string: 'b' },
+        tool_response: { filePath: path.join(m.root, rel), success: true },
+      };
+      run(process.execPath, [cli, 'hook', 'claude-code'], { cwd: m.root, env, input: JSON.stringify(payload) });
+    },
+  );
+}
+
+/** A page of a 10,000-message session, read the way the app's timeline reads it. */
+async function benchTimeline(m: RetraceMethod, rec: Recorder): Promise<void> {
+  const client = await m.open();
+  await client.engine.write(async () => {
+    for (let i = 0; i < TIMELINE_MESSAGES; i++) {
+      await client.engine.recordLocked({
+        session: 'bench-timeline',
+        role: (['user', 'assistant', 'tool'] as const)[i % 3]!,
+        text: `message ${i}: ${'lorem ipsum '.repeat(1 + (i % 20))}`,
+      });
+    }
+  });
+  await rec.measure(
+    m,
+    'timeline-page',
+    runsFor(0, 'timeline-page', m.name),
+    async () => {},
+    () => m.timelinePage('bench-timeline'),
+  );
+}
+
+/** Store after 100 small-edit checkpoints, against one packed copy of the same snapshot. */
+async function benchStorage(m: RetraceMethod, tree: GeneratedTree): Promise<StorageRow> {
+  await m.reset();
+  await m.checkpoint(null);
+  const firstTree = await m.checkpointId(0);
+  for (let i = 0; i < STORAGE_CHECKPOINTS; i++)
+    await m.checkpoint(await applyEdits(m.root, tree.manifest, 200_000 + i, 10));
+  const storeBytes = await m.storeBytes();
+  const client = await m.open();
+  const gitDir = path.join(client.ws.dir, 'shadow.git');
+  const env = { ...process.env, GIT_DIR: gitDir, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+  const objects = run('git', ['rev-list', '--objects', '--no-walk', `${firstTree}^{tree}`], { env }).stdout;
+  const packed = spawnSync('git', ['pack-objects', '--stdout', '-q'], { env, input: objects, maxBuffer: 4 << 30 });
+  if (packed.status !== 0) throw new Error(`pack-objects failed: ${packed.stderr}`);
+  return {
+    files: tree.manifest.spec.files,
+    checkpoints: STORAGE_CHECKPOINTS,
+    storeBytes,
+    packedCopyBytes: packed.stdout.length,
+  };
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  log(`bench ${QUICK ? '--quick ' : ''}sizes ${SIZES.join(', ')}, seed ${SEED}`);
+  const wantsRetrace = METHODS.some((x) => x.startsWith('retrace'));
+  // The hook is measured through the real CLI bundle: build it as `npm run build:cli` would.
+  if (wantsRetrace) execFileSync(process.execPath, [path.join(REPO, 'scripts/build-cli.mjs')], { stdio: 'inherit' });
+  // Loaded only when measured, so the baselines run even where the engine does not build.
+  const { RetraceMethod } = wantsRetrace ? await import('./methods/retrace') : { RetraceMethod: null };
+  const probeScript = wantsRetrace ? await buildProbe() : '';
+  const mode = wantsRetrace ? hookMode() : 'checkpoint';
+  const results: BenchResults = { machine: machine(), runs: [], storage: [] };
+  const sizesMb: Record<number, number> = {};
+  const runDir = path.join(BENCH_HOME, `run-${process.pid}`);
+  try {
+    for (const files of SIZES) {
+      const tree = await generateTree({ files, seed: SEED, sizeScale: SIZE_SCALE }, log);
+      sizesMb[files] = Math.round(tree.manifest.totalBytes / 1e6);
+      const rec = new Recorder(files);
+      const dir = path.join(runDir, String(files));
+      await mkdir(dir, { recursive: true });
+      const copyOf = (name: string): string => {
+        const dest = path.join(dir, name, 'tree');
+        run('mkdir', ['-p', path.dirname(dest)]);
+        run('cp', ['-a', tree.root, dest]);
+        return dest;
+      };
+      const store = (name: string): string => path.join(dir, name, 'store');
+      const makers: Record<MethodName, () => BenchMethod> = {
+        'raw-git': () => new RawGitMethod(copyOf('raw-git'), store('raw-git')),
+        legacy: () => new LegacyMethod(copyOf('legacy'), store('legacy')),
+        retrace: () => new RetraceMethod!('retrace', copyOf('retrace'), store('retrace'), probeScript),
+        'retrace-warm': () =>
+          new RetraceMethod!('retrace-warm', copyOf('retrace-warm'), store('retrace-warm'), probeScript),
+        copy: () => new CopyMethod(copyOf('copy'), store('copy')),
+      };
+      for (const name of ALL_METHODS.filter((x) => METHODS.includes(x))) {
+        const m = makers[name]();
+        log(`${files} files: ${m.name}`);
+        await benchMethod(m, tree, rec);
+        if (m.name === 'retrace') {
+          const r = m as RetraceMethod;
+          await benchHook(r, tree, rec, mode);
+          await benchTimeline(r, rec);
+          results.storage.push(await benchStorage(r, tree));
+          const s = results.storage.at(-1)!;
+          log(
+            `  storage: ${(s.storeBytes / 2 ** 20).toFixed(1)} MB after ${s.checkpoints} checkpoints; one packed copy ${(s.packedCopyBytes / 2 ** 20).toFixed(1)} MB`,
+          );
+        }
+        await m.dispose();
+        if (!flag('--keep')) await rm(path.dirname(m.root), { recursive: true, force: true });
+      }
+      results.runs.push(...rec.rows);
+    }
+  } finally {
+    if (!flag('--keep')) await rm(runDir, { recursive: true, force: true });
+  }
+
+  await mkdir(path.dirname(OUT), { recursive: true });
+  await writeFile(OUT, JSON.stringify(results, null, 2) + '\n');
+  log(`wrote ${path.relative(REPO, OUT)}`);
+  if (!flag('--no-docs')) {
+    const notes: ReportNotes = {
+      command: `npm run bench${QUICK ? ' -- --quick' : ''}`,
+      startedAt: startedAt.toISOString().replace(/\.\d+Z$/, 'Z'),
+      durationS: (Date.now() - startedAt.getTime()) / 1000,
+      runsNote: [
+        QUICK
+          ? '--quick: 3 timed runs per operation after one warm-up; file sizes ×0.25.'
+          : '5 timed runs per operation after one warm-up; at 100k files, first-checkpoint and every copy operation use 3 (each costs seconds to tens of seconds).',
+        'Restore and undo alternate (restore 10 checkpoints back, then undo it).',
+      ],
+      sizesMb,
+      hookMode:
+        mode === 'hook'
+          ? '`node bin/retrace.js hook claude-code` with a PostToolUse (Edit) payload on stdin, one edited file per call, wall time of the whole process.'
+          : '`node bin/retrace.js checkpoint` per call (the Claude Code hook command was not available), one edited file per call, wall time of the whole process.',
+      extra: [
+        `Timeline page: \`session\` read of a ${TIMELINE_MESSAGES.toLocaleString('en-US')}-message session through the workspace coordinator.`,
+        `Storage: a fresh store, one first checkpoint, then ${STORAGE_CHECKPOINTS} checkpoints of 10 edited files each, measured by \`retrace status\`'s storageBytes (after its maintenance); "one packed copy" = \`git pack-objects\` of exactly the objects of the first snapshot.`,
+      ],
+    };
+    const previous = existsSync(DOCS) ? readFileSync(DOCS, 'utf8') : '';
+    const marker = '<!-- analysis: kept by the runner -->';
+    const analysis = previous.includes(marker) ? previous.slice(previous.indexOf(marker)) : `${marker}\n`;
+    await mkdir(path.dirname(DOCS), { recursive: true });
+    await writeFile(DOCS, `${renderMarkdown(results, notes)}\n${analysis}`);
+    log(`wrote ${path.relative(REPO, DOCS)}`);
+  }
+}
+
+await main();

@@ -1,0 +1,44 @@
+/** The result shape of bench/results/latest.json (fixed by issue 5) and small statistics helpers. */
+import type { MethodName, Operation } from './methods/types';
+
+export interface MachineInfo {
+  cpu: string;
+  cores: number;
+  ramBytes: number;
+  os: string;
+  node: string;
+  git: string;
+  fs: string;
+}
+
+export interface RunRow {
+  files: number;
+  operation: Operation;
+  method: MethodName;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  peakRssBytes: number;
+}
+
+export interface StorageRow {
+  files: number;
+  checkpoints: number;
+  storeBytes: number;
+  packedCopyBytes: number;
+}
+
+export interface BenchResults {
+  machine: MachineInfo;
+  runs: RunRow[];
+  storage: StorageRow[];
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  if (s.length === 0) return NaN;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+export const round1 = (x: number): number => Math.round(x * 10) / 10;
