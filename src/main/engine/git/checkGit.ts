@@ -2,8 +2,19 @@ import { RetraceError } from '../../../shared/errors';
 import { GitError } from './errors';
 import { execGit } from './exec';
 
-/** The installed git's version ("2.39.5"); E_GIT_MISSING when there is none on PATH. */
-export async function checkGit(env?: NodeJS.ProcessEnv): Promise<string> {
+let cached: Promise<string> | undefined;
+
+/** The installed git's version ("2.39.5"); E_GIT_MISSING when there is none on PATH. Asked once per process. */
+export function checkGit(env?: NodeJS.ProcessEnv): Promise<string> {
+  if (env) return askGit(env);
+  cached ??= askGit(undefined).catch((e: unknown) => {
+    cached = undefined;
+    throw e;
+  });
+  return cached;
+}
+
+async function askGit(env: NodeJS.ProcessEnv | undefined): Promise<string> {
   try {
     const { stdout } = await execGit(['--version'], env ? { env } : {});
     const m = /git version (\S+)/.exec(stdout.toString('utf8'));
