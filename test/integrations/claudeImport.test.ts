@@ -24,6 +24,9 @@ import { F1, F2, F2_AGENT, FIXTURES, fixture } from './fixtures';
 
 afterAll(cleanupTempDirs);
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed transcript / log lines, read by field
+type Json = Record<string, any>;
+
 interface LogMessage {
   id: string;
   role: string;
@@ -58,11 +61,11 @@ function transcriptToolResults(text: string): { name: string; result: Record<str
   const lines = text
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Record<string, any>);
+    .map((l) => JSON.parse(l) as Json);
   const names = new Map<string, string>();
   for (const l of lines)
     if (l.type === 'assistant') for (const b of l.message.content) if (b.type === 'tool_use') names.set(b.id, b.name);
-  const out: { name: string; result: any }[] = [];
+  const out: { name: string; result: Json | string | undefined }[] = [];
   for (const l of lines) {
     if (l.type !== 'user' || l.isSidechain || !Array.isArray(l.message.content)) continue;
     for (const b of l.message.content)
@@ -71,7 +74,7 @@ function transcriptToolResults(text: string): { name: string; result: Record<str
   return out;
 }
 
-function sessionEvents(home: string, root: string, session: string): Record<string, any>[] {
+function sessionEvents(home: string, root: string, session: string): Json[] {
   const dir = workspaceDataDir(home, root)!;
   return readFileSync(join(dir, 'sessions', `${session}.jsonl`), 'utf8')
     .split('\n')
@@ -135,9 +138,9 @@ describe('retrace import claude-code', () => {
     // The log says which files each checkpoint was rebuilt from.
     const events = sessionEvents(home, ws, 'a7da6a22-facc-4fcd-8bab-f83c87862004');
     const gitignore = events.find((e) => e.hash && e.text?.startsWith('Edit .gitignore'));
-    expect(gitignore.meta.reconstructed).toEqual({ files: ['.gitignore'], missing: [] });
+    expect(gitignore!.meta.reconstructed).toEqual({ files: ['.gitignore'], missing: [] });
     const plan = events.find((e) => e.hash && e.text?.startsWith('Write /home/cboos'));
-    expect(plan.meta.reconstructed).toEqual({
+    expect(plan!.meta.reconstructed).toEqual({
       files: [],
       missing: ['/home/cboos/.claude/plans/humble-doodling-wolf.md'],
     });
@@ -297,7 +300,7 @@ describe('retrace import claude-code', () => {
     const lines = readFileSync(res.resume.transcript, 'utf8')
       .trimEnd()
       .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, any>);
+      .map((l) => JSON.parse(l) as Json);
     const conversation = lines.filter((l) => l.uuid);
     expect(conversation[0]!.parentUuid).toBeNull();
     for (let i = 1; i < conversation.length; i++) expect(conversation[i]!.parentUuid).toBe(conversation[i - 1]!.uuid);
