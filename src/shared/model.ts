@@ -133,6 +133,8 @@ export interface RestoreResult {
   dryRun: boolean;
   /** Claude Code sessions: the forked transcript's resume command. */
   resume?: { sessionId: string; command: string; transcript: string };
+  /** Paths a code restore left alone, and why (an excluded file in the way, a symlinked folder). Absent when none. */
+  skipped?: { path: string; reason: string }[];
 }
 
 export interface UndoResult {
@@ -143,7 +145,13 @@ export interface UndoResult {
 
 export interface RecoveryReport {
   ts: string;
-  kind: 'restore-rolled-back' | 'checkpoint-ref-repaired' | 'stale-lock-removed' | 'git-lock-removed' | 'repository-repaired' | 'log-repaired';
+  kind:
+    | 'restore-rolled-back'
+    | 'checkpoint-ref-repaired'
+    | 'stale-lock-removed'
+    | 'git-lock-removed'
+    | 'repository-repaired'
+    | 'log-repaired';
   detail: string;
 }
 

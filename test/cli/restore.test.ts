@@ -135,6 +135,22 @@ describe('restore and undo', () => {
     expect(next.hash).not.toBe(later.hash);
   });
 
+  it('an excluded file in the way is left alone and reported as skipped', async () => {
+    writeFileSync(join(root, 'src/dir-later.txt'), 'x\n');
+    const c = await cliJson(['checkpoint'], opts());
+    rmSync(join(root, 'src/dir-later.txt'));
+    writeFileSync(join(root, '.retraceignore'), 'src/dir-later.txt\n');
+    writeFileSync(join(root, 'src/dir-later.txt'), 'mine, excluded now\n');
+    const r = await cliJson<Restore & { skipped?: { path: string }[] }>(
+      ['restore', c.hash as string, '--code'],
+      opts(),
+    );
+    expect(r.changed).toContain('.retraceignore');
+    expect(r.changed).not.toContain('src/dir-later.txt');
+    expect(r.skipped?.map((s) => s.path)).toEqual(['src/dir-later.txt']);
+    expect(read('src/dir-later.txt')).toBe('mine, excluded now\n');
+  });
+
   it('undo with nothing to undo: exit 1, E_NOTHING_TO_UNDO', async () => {
     const r = await runCli(['undo', '--json'], opts());
     expect(r.code).toBe(1);

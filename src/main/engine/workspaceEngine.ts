@@ -440,6 +440,7 @@ export class WorkspaceEngine {
         changed: out.changed,
         hidden: conversation?.hide.length ?? 0,
         dryRun: req.dryRun === true,
+        ...(out.skipped.length > 0 ? { skipped: out.skipped } : {}),
       };
     });
   }
@@ -495,15 +496,17 @@ export class WorkspaceEngine {
     conversation: VisibilityChange | null;
     dryRun: boolean;
     undoOf?: string;
-  }): Promise<{ safety: string | null; changed: string[] }> {
+  }): Promise<{ safety: string | null; changed: string[]; skipped: { path: string; reason: string }[] }> {
     const shadow = await this.shadow();
     let safety: string | null = null;
     let planned: string[] = [];
+    let skipped: { path: string; reason: string }[] = [];
     if (t.codeTree) {
       const snap = await shadow.snapshotTree();
       const plan = await shadow.planRestore(snap.tree, t.codeTree, t.paths);
       planned = plan.steps.map((s) => s.path);
-      if (t.dryRun) return { safety: null, changed: planned };
+      skipped = plan.skipped;
+      if (t.dryRun) return { safety: null, changed: planned, skipped };
       // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
       const parent = await shadow.readRef(sessionRef(t.target.session));
       safety = await shadow.commit(
@@ -514,7 +517,7 @@ export class WorkspaceEngine {
       await shadow.updateRef(safetyRef(t.rid), safety);
       fault('restore:after-safety');
     } else if (t.dryRun) {
-      return { safety: null, changed: [] };
+      return { safety: null, changed: [], skipped };
     }
 
     const conversation =
@@ -549,7 +552,8 @@ export class WorkspaceEngine {
         );
       fault('restore:after-rewind');
     } catch (e) {
-      await this.rollBack(journal, `failed: ${e instanceof Error ? e.message : String(e)}`);
+      // Roll back now; if even that fails, the journal stays and the next command's recovery finishes it.
+      await this.rollBack(journal, `failed: ${e instanceof Error ? e.message : String(e)}`).catch(() => {});
       throw e;
     }
     const entry: LedgerRestore = {
@@ -568,7 +572,7 @@ export class WorkspaceEngine {
     fault('restore:after-ledger');
     this.journal.clear();
     fault('restore:after-clear');
-    return { safety, changed };
+    return { safety, changed, skipped };
   }
 
   // ---------------------------------------------------------------------------------------------------------

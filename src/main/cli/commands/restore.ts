@@ -47,6 +47,7 @@ export const command: Command = {
           `  ${res.changed.length} file(s) ${res.dryRun ? 'would change' : 'changed'}${res.safety ? `; safety checkpoint ${short(res.safety)}` : ''}`,
         );
       for (const p of res.changed) lines.push(`    ${p}`);
+      for (const k of res.skipped ?? []) lines.push(`  left alone: ${k.path} (${k.reason})`);
       if (mode !== 'code')
         lines.push(`  ${res.hidden} message(s) ${res.dryRun ? 'would be' : ''} hidden`.replace('  hidden', ' hidden'));
       if (res.resume) lines.push(`  continue in Claude Code: ${res.resume.command}`);
