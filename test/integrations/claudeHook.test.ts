@@ -164,6 +164,16 @@ describe('retrace hook claude-code', () => {
       .map((l) => JSON.parse(l) as { uuid: string; sessionId: string });
     expect(forked.map((l) => l.uuid)).toEqual(['p1', 'a1', 'r1']);
     expect(forked.every((l) => l.sessionId === res.resume.sessionId)).toBe(true);
+    // The prompt was recorded before Claude Code wrote its line: the fork finds that line by its text.
+    const toPrompt = await cliJson<{ resume: { transcript: string } }>(
+      ['restore', log.messages[0]!.id, '--conversation', '--cwd', ws],
+      { home, env },
+    );
+    const promptFork = readFileSync(toPrompt.resume.transcript, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { uuid: string });
+    expect(promptFork.map((l) => l.uuid)).toEqual(['p1']);
     // The cost of one call, as the agent waits for it (node start-up + lock + snapshot + commit), for the report.
     console.log(`hook cost per call (ms): ${JSON.stringify(times)}`);
   });

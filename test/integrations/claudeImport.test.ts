@@ -327,5 +327,91 @@ describe('retrace import claude-code', () => {
     expect(none.stderr).toMatch(/holds no Claude Code conversation/);
     const usage = await runCli(['import', 'cursor', empty], { home });
     expect(usage.code).toBe(2);
+    const elsewhere = join(ws, 'moved.jsonl');
+    writeFileSync(elsewhere, rewindTranscript('/no/such/folder/anymore'));
+    const gone = await runCli(['import', 'claude-code', elsewhere], { home });
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/^retrace: .*\/no\/such\/folder\/anymore.*give the workspace with --cwd/);
+  });
+
+  it('file-history backups (CLAUDE_CONFIG_DIR) rebuild what the transcript lacks; the log says what was rebuilt', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'x.md': 'an new line\n' });
+    const config = tempDir('retrace-claude-');
+    const sid = '22222222-3333-4444-8555-666666666666';
+    const project = join(config, 'projects', 'p');
+    mkdirSync(project, { recursive: true });
+    const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString();
+    const conv = (o: Json) => JSON.stringify({ isSidechain: false, cwd: ws, sessionId: sid, version: '1.0.50', ...o });
+    const file = join(project, `${sid}.jsonl`);
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({
+          type: 'file-history-snapshot',
+          messageId: 'p1',
+          snapshot: { messageId: 'p1', trackedFileBackups: {} },
+          isSnapshotUpdate: false,
+        }),
+        conv({
+          parentUuid: null,
+          type: 'user',
+          message: { role: 'user', content: 'fix x.md' },
+          uuid: 'p1',
+          timestamp: at(0),
+        }),
+        conv({
+          parentUuid: 'p1',
+          type: 'assistant',
+          message: {
+            id: 'm1',
+            role: 'assistant',
+            content: [
+              {
+                type: 'tool_use',
+                id: 't1',
+                name: 'Edit',
+                input: { file_path: join(ws, 'x.md'), old_string: 'old', new_string: 'new' },
+              },
+            ],
+          },
+          uuid: 'a1',
+          timestamp: at(1),
+        }),
+        JSON.stringify({
+          type: 'file-history-snapshot',
+          messageId: 'a1',
+          snapshot: {
+            messageId: 'p1',
+            trackedFileBackups: { 'x.md': { backupFileName: `${'0'.repeat(16)}@v1`, version: 1 } },
+          },
+          isSnapshotUpdate: true,
+        }),
+        // no toolUseResult: the transcript alone cannot tell x.md's content
+        conv({
+          parentUuid: 'a1',
+          type: 'user',
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
+          uuid: 'r1',
+          timestamp: at(2),
+        }),
+      ].join('\n') + '\n',
+    );
+    const withoutBackups = await cliJson(['import', 'claude-code', file], { home, env: { CLAUDE_CONFIG_DIR: config } });
+    expect(withoutBackups).toMatchObject({ checkpoints: 2, reconstructed: { files: [], missing: ['x.md'] } });
+    mkdirSync(join(config, 'file-history', sid), { recursive: true });
+    writeFileSync(join(config, 'file-history', sid, `${'0'.repeat(16)}@v1`), 'an old line\n');
+    const res = await cliJson(['import', 'claude-code', file, '--replace'], {
+      home,
+      env: { CLAUDE_CONFIG_DIR: config },
+    });
+    expect(res).toMatchObject({ checkpoints: 2, reconstructed: { files: ['x.md'], missing: [] } });
+    const log = await cliJson<{ messages: (LogMessage & { meta?: Json })[] }>(['log', '--cwd', ws], { home });
+    const [prompt, tool] = log.messages.filter((m) => m.hash);
+    expect(tool!.meta!.reconstructed).toEqual({ files: ['x.md'], missing: [] });
+    const f = await cliJson<FileDiff>(['diff', prompt!.hash!, tool!.hash!, '--file', 'x.md', '--cwd', ws], { home });
+    expect([f.before, f.after]).toEqual(['an old line\n', 'an new line\n']);
+    const human = await runCli(['log', '--cwd', ws], { home });
+    expect(human.stdout).toMatch(/rebuilt: 1 file/);
   });
 });

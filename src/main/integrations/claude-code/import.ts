@@ -60,7 +60,12 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
   if (!cwd)
     throw new RetraceError('E_IMPORT', 'the transcript does not say its workspace (no cwd); give one with --cwd');
 
-  const ws = await resolveWorkspace(cwd, { dataHome: opts.dataHome });
+  const ws = await resolveWorkspace(cwd, { dataHome: opts.dataHome }).catch((e: unknown) => {
+    // The transcript's folder may be gone or on another machine: say how to point the import elsewhere.
+    if (!opts.cwd && e instanceof RetraceError && (e.code === 'E_NOT_FOUND' || e.code === 'E_NOT_A_DIRECTORY'))
+      throw new RetraceError(e.code, `${e.message} (the transcript's cwd); give the workspace with --cwd`);
+    throw e;
+  });
   const engine = new WorkspaceEngine(ws, { actor: 'retrace import' });
   const rec = reconstructSteps(conv, { readBackup: backupReader(session, env) });
   const warnings = [...conv.warnings, ...rec.warnings];
