@@ -148,7 +148,7 @@ describe('retrace import claude-code', () => {
     // Importing again changes nothing, and says so; --replace imports it afresh (still one session).
     const again = await runCli(['import', 'claude-code', file, '--cwd', ws], { home, env });
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/was imported before/);
+    expect(again.stdout).toMatch(/is in this workspace already .*nothing changed/);
     const replaced = await cliJson(['import', 'claude-code', file, '--cwd', ws, '--replace'], { home, env });
     expect(replaced).toMatchObject({ skipped: false, messages: 225, checkpoints: 32 });
     expect(await cliJson<unknown[]>(['sessions', '--cwd', ws], { home })).toHaveLength(1);
@@ -311,6 +311,33 @@ describe('retrace import claude-code', () => {
     expect(lines.filter((l) => l.type === 'file-history-snapshot').length).toBeGreaterThan(3);
     expect(lines.some((l) => l.isSidechain)).toBe(false);
     expect(fileSha(file)).toBe(sha);
+  });
+
+  it('fixture 1 fork at one of three parallel Task results: the other results come along, so no call is left unanswered', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'keep.txt': 'x\n' });
+    const { config, file } = claudeHome(F1);
+    const env = { CLAUDE_CONFIG_DIR: config };
+    await cliJson(['import', 'claude-code', file, '--cwd', ws], { home, env });
+    const log = await cliJson<Log>(['log', '--cwd', ws], { home });
+    const target = log.messages.find((m) => m.text.startsWith('Task Build TODO components'))!;
+    const res = await cliJson<{ resume: { transcript: string } }>(
+      ['restore', target.id, '--conversation', '--cwd', ws],
+      { home, env },
+    );
+    const lines = readFileSync(res.resume.transcript, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Json);
+    const calls = lines
+      .flatMap((l) => (l.type === 'assistant' ? l.message.content : []))
+      .filter((b: Json) => b.type === 'tool_use');
+    const results = lines
+      .flatMap((l) => (l.type === 'user' && Array.isArray(l.message.content) ? l.message.content : []))
+      .filter((b: Json) => b.type === 'tool_result');
+    expect(calls.map((c: Json) => c.name)).toEqual(['Glob', 'Glob', 'TodoWrite', 'Task', 'Task', 'Task']);
+    expect(results.map((r: Json) => r.tool_use_id).sort()).toEqual(calls.map((c: Json) => c.id).sort());
+    expect(lines.some((l) => l.isSidechain)).toBe(false);
   });
 
   it('bad input: a missing file, a transcript without a conversation', async () => {

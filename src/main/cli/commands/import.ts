@@ -49,7 +49,7 @@ export const command: Command = {
     if (!ctx.json) for (const w of res.warnings) ctx.out.note(w);
     ctx.out.result(res, () =>
       res.skipped
-        ? `session ${res.session} was imported before (${res.messages} messages, ${res.checkpoints} checkpoints); nothing changed`
+        ? `session ${res.session} is in this workspace already (${res.messages} messages, ${res.checkpoints} checkpoints); nothing changed (--replace imports it again)`
         : `imported ${source} session ${res.session} into ${res.workspace}: ${res.messages} messages (${res.hidden} hidden), ${res.checkpoints} checkpoints`,
     );
   },

@@ -52,7 +52,7 @@ export function forkTranscript(
   for (const l of main) if (!byUuid.has(l.uuid)) byUuid.set(l.uuid, l);
   const end = findTarget(target, byUuid, main, conv.mainChain);
   if (!end) throw new RetraceError('E_UNKNOWN_MESSAGE', 'the chosen message is not in the Claude Code transcript');
-  const chain = chainTo(end, byUuid);
+  const chain = completeToolResults(chainTo(end, byUuid), main);
   const onChain = new Set(chain.map((l) => l.uuid));
 
   const newId = opts.newId ?? randomUUID();
@@ -123,6 +123,41 @@ function findTarget(
     return before.at(-1) ?? null;
   }
   return null;
+}
+
+/**
+ * The API refuses a conversation whose tool calls have no results. Ending right after one result of several
+ * parallel calls (or at a call) would leave some unanswered, so the fork takes the result lines that follow
+ * on the chain until every call it holds is answered (or the transcript has no more of them).
+ */
+function completeToolResults(chain: ConvLine[], lines: ConvLine[]): ConvLine[] {
+  const out = [...chain];
+  const pending = (): Set<string> => {
+    const open = new Set<string>();
+    for (const l of out) {
+      for (const b of blocks(l)) {
+        if (l.type === 'assistant' && b.type === 'tool_use' && typeof b.id === 'string') open.add(b.id);
+        if (l.type === 'user' && b.type === 'tool_result' && typeof b.tool_use_id === 'string')
+          open.delete(b.tool_use_id);
+      }
+    }
+    return open;
+  };
+  const children = new Map<string, ConvLine[]>();
+  for (const l of lines) {
+    if (!l.parentUuid || l.isSidechain) continue;
+    const list = children.get(l.parentUuid) ?? [];
+    list.push(l);
+    children.set(l.parentUuid, list);
+  }
+  for (let open = pending(); open.size > 0; open = pending()) {
+    const next = (children.get(out.at(-1)!.uuid) ?? []).find(
+      (c) => c.type === 'user' && blocks(c).some((b) => b.type === 'tool_result' && open.has(String(b.tool_use_id))),
+    );
+    if (!next) break;
+    out.push(next);
+  }
+  return out;
 }
 
 function blocks(l: ConvLine): Record<string, unknown>[] {

@@ -31,6 +31,9 @@ export interface HookPayload {
   tool_response?: unknown;
   tool_use_id?: string;
   last_assistant_message?: string;
+  /** Set inside sub-agents (newer Claude Code). */
+  agent_id?: string;
+  agent_type?: string;
 }
 
 export interface HookOutcome {
@@ -117,6 +120,9 @@ export function planRecord(p: HookPayload): Plan | null {
       const tool = p.tool_name ?? '';
       if (!CHECKPOINT_TOOLS.has(tool)) return null;
       const s = summarizeToolUse(tool, p.tool_input, p.cwd ?? null);
+      // A sub-agent's tool call (Claude Code names the agent): its changes are real, say whose they were.
+      const agent = p.agent_type ?? p.agent_id;
+      if (agent) s.text = `${s.text} (sub-agent ${agent})`;
       const meta: MessageMeta = { tool: s.tool };
       if (s.file) meta.file = s.file;
       if (s.command) meta.command = s.command;

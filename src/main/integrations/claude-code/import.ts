@@ -82,7 +82,7 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
           skipped: true,
           reconstructed: { files: [], missing: [] },
           warnings: [
-            `session ${session} was imported before; left as it is (import with --replace to import it again)`,
+            `session ${session} is in this workspace already (imported or recorded by hooks); left as it is (--replace imports it again over it)`,
           ],
         };
       }

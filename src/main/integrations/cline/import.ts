@@ -93,7 +93,7 @@ export async function importCline(opts: ClineImportOptions): Promise<ClineImport
           repository: repo?.gitDir ?? null,
           unavailable: 0,
           warnings: [
-            `session ${session} was imported before; left as it is (import with --replace to import it again)`,
+            `session ${session} is in this workspace already (imported or recorded by hooks); left as it is (--replace imports it again over it)`,
           ],
         };
       }
