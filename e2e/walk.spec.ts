@@ -142,6 +142,10 @@ test('open, scrub with the keys, read the diff, restore code / conversation / bo
   const preview = page.getByRole('region', { name: 'Restore preview' });
   await expect(preview).toContainText('would change 4 files');
   await expect(preview).toContainText('src/util.js');
+  await shoot(page, 'preview-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, 'preview-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   expect(read('src/greet.js')).toBe(GREET_V3);
   await page.getByRole('button', { name: 'Close preview' }).click();
 
@@ -156,6 +160,9 @@ test('open, scrub with the keys, read the diff, restore code / conversation / bo
   expect(exists('logo.png')).toBe(false);
   await expect(items(page)).toHaveCount(6); // the conversation is untouched
   await shoot(page, 'restored-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, 'restored-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Undo restore: the files are back.
   await banner.getByRole('button', { name: 'Undo restore' }).click();

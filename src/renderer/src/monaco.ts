@@ -31,10 +31,29 @@ self.MonacoEnvironment = {
   },
 };
 
-// A diff of a snapshot is not a project: "cannot find module" squiggles would only be noise.
+// A snapshot is not a project: the TypeScript service would only add "cannot find module" noise, and its
+// worker would compete with the diff worker for the CPU on every file switched to. Colours come from the
+// Monarch grammars, which need no worker.
 const quiet = { noSemanticValidation: true, noSyntaxValidation: true, noSuggestionDiagnostics: true };
-monaco.typescript.typescriptDefaults.setDiagnosticsOptions(quiet);
-monaco.typescript.javascriptDefaults.setDiagnosticsOptions(quiet);
+const noLanguageService = {
+  completionItems: false,
+  hovers: false,
+  documentSymbols: false,
+  definitions: false,
+  references: false,
+  documentHighlights: false,
+  rename: false,
+  diagnostics: false,
+  documentRangeFormattingEdits: false,
+  signatureHelp: false,
+  onTypeFormattingEdits: false,
+  codeActions: false,
+  inlayHints: false,
+};
+for (const defaults of [monaco.typescript.typescriptDefaults, monaco.typescript.javascriptDefaults]) {
+  defaults.setDiagnosticsOptions(quiet);
+  defaults.setModeConfiguration(noLanguageService);
+}
 
 /** Monaco's language id for a file name (by extension or exact file name), "plaintext" if none. */
 export function languageForPath(path: string): string {

@@ -70,11 +70,15 @@ function MonacoDiff(props: {
       renderOverviewRuler: false,
       fontSize: 13,
       ignoreTrimWhitespace: false,
+      // Long files: fold the unchanged stretches (expandable), so a step's few changed lines are what you see.
+      hideUnchangedRegions: { enabled: true, contextLineCount: 4, minimumLineCount: 6, revealLineCount: 20 },
     });
     editor.current = ed;
     quietMonacoAlerts();
     const sub = ed.onDidUpdateDiff(() => {
       if (pendingKey.current === null) return;
+      // A new file opens at its first change, not at line 1.
+      if (el.dataset.shownKey !== pendingKey.current) ed.revealFirstDiff();
       el.dataset.shownKey = pendingKey.current;
       markDiffShown();
     });

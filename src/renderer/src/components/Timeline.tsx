@@ -5,6 +5,7 @@ import { excerpt, formatTime } from '../format';
 import { ensureRange, select, toggleShowHidden, useStore } from '../store';
 import { plural, shortHash } from '../store/describe';
 
+const ROW_HEIGHT = 64;
 const ROLE_ICON: Record<Role, string> = { user: 'U', assistant: 'A', tool: 'T', system: 'S' };
 
 /** The conversation, virtualised: only the rows in view exist in the DOM, so 10,000 messages scroll smoothly. */
@@ -25,7 +26,8 @@ export function Timeline() {
   const virtualizer = useVirtualizer({
     count: total,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 64,
+    // Fixed-height rows: nothing to measure, so fast scrolling never shifts under the user.
+    estimateSize: () => ROW_HEIGHT,
     overscan: 12,
     getItemKey: (i) => messages[i]?.id ?? `row-${i}`,
   });
@@ -77,12 +79,11 @@ export function Timeline() {
                 key={item.key}
                 role="listitem"
                 data-index={item.index}
-                ref={virtualizer.measureElement}
                 aria-setsize={total}
                 aria-posinset={item.index + 1}
                 aria-current={cpIndex !== undefined && cpIndex === selected ? 'true' : undefined}
                 className="row-wrap"
-                style={{ transform: `translateY(${item.start}px)` }}
+                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
               >
                 <Row message={messages[item.index]} checkpointIndex={cpIndex} selected={cpIndex === selected} />
               </div>

@@ -23,7 +23,7 @@ import type {
 } from '../../../shared/model';
 import type { Result } from '../../../shared/result';
 import { api } from '../bridge';
-import { markDiffRequested } from '../perf';
+import { markDataReady, markDiffRequested } from '../perf';
 import {
   cachedContents,
   cachedSummary,
@@ -170,7 +170,7 @@ async function loadSessions(pickLatest: boolean): Promise<void> {
 
 export async function selectSession(id: string): Promise<void> {
   set({ sessionId: id, selected: -1, summary: null, file: null, diffKey: null, fileKey: null, preview: null });
-  await reloadTimeline({ keep: null, follow: true });
+  await reloadTimeline({ follow: true });
 }
 
 // ---------------------------------------------------------------- timeline
@@ -179,10 +179,10 @@ const loadedPages = new Set<number>();
 const pagesInFlight = new Set<number>();
 
 /**
- * Reload the list from scratch. `keep`: the hash to keep selected if it is still listed; `follow`: select the
- * latest checkpoint.
+ * Reload the list from scratch, keeping the checkpoint selected when the answer arrives (the user may have
+ * moved meanwhile) if it is still listed; `follow`: select the latest checkpoint instead.
  */
-export async function reloadTimeline(opts: { keep: Hash | null; follow: boolean }): Promise<void> {
+export async function reloadTimeline(opts: { follow: boolean }): Promise<void> {
   const { workspace, sessionId, showHidden } = get();
   if (!workspace || !sessionId) return;
   const gen = get().timelineGen + 1;
@@ -203,8 +203,9 @@ export async function reloadTimeline(opts: { keep: Hash | null; follow: boolean 
   page.messages.forEach((m, i) => (messages[page.offset + i] = m));
   loadedPages.add(0);
   let selected = page.checkpoints.length - 1;
-  if (!opts.follow && opts.keep) {
-    const kept = page.checkpoints.findIndex((c) => c.hash === opts.keep);
+  const keep = get().checkpoints[get().selected]?.hash;
+  if (!opts.follow && keep) {
+    const kept = page.checkpoints.findIndex((c) => c.hash === keep);
     if (kept >= 0) selected = kept;
   }
   set({ total: page.total, messages, checkpoints: page.checkpoints });
@@ -257,7 +258,7 @@ async function appendTail(): Promise<void> {
     }),
   );
   if (!page || get().timelineGen !== timelineGen) return;
-  if (page.total < total) return reloadTimeline({ keep: checkpoints[selected]?.hash ?? null, follow: false });
+  if (page.total < total) return reloadTimeline({ follow: false });
   const messages = get().messages.slice();
   messages.length = page.total;
   page.messages.forEach((m, i) => (messages[page.offset + i] = m));
@@ -269,9 +270,8 @@ async function appendTail(): Promise<void> {
 }
 
 export function toggleShowHidden(): void {
-  const keep = get().checkpoints[get().selected]?.hash ?? null;
   set({ showHidden: !get().showHidden });
-  void reloadTimeline({ keep, follow: false });
+  void reloadTimeline({ follow: false });
 }
 
 // ---------------------------------------------------------------- selection and diff
@@ -297,6 +297,7 @@ export function move(delta: number): void {
   if (checkpoints.length === 0) return;
   const next = Math.max(0, Math.min(checkpoints.length - 1, selected + delta));
   if (next === selected) return;
+  direction = delta > 0 ? 1 : -1;
   markDiffRequested();
   select(next);
 }
@@ -338,24 +339,39 @@ async function showFile(path: string | null): Promise<void> {
   const s = get();
   const ws = s.workspace;
   const sides = diffSides(s, s.selected);
-  if (!ws || !sides || !path) return set({ file: null, fileKey: null });
+  if (!ws || !sides || !path) {
+    set({ file: null, fileKey: null });
+    return markDataReady();
+  }
   const key = contentsKey(ws.id, sides.from, sides.to, path);
   const cached = cachedContents(ws.id, sides.from, sides.to, path);
-  if (cached) return set({ file: cached, fileKey: key });
+  if (cached) {
+    set({ file: cached, fileKey: key });
+    return markDataReady();
+  }
   set({ fileKey: key, file: null });
   const change = s.summary?.files.find((f) => f.path === path);
   const r = await loadContents(ws.id, sides.from, sides.to, path, change?.oldPath);
   if (get().fileKey !== key) return;
   const file = take(r);
-  if (file) set({ file });
+  if (file) {
+    set({ file });
+    markDataReady();
+  }
 }
 
-/** Warm the caches for the checkpoints either side, so the next keypress renders from memory. */
+/** Which way the user last moved, so the prefetch looks further that way. */
+let direction: 1 | -1 = -1;
+
+/**
+ * Warm the caches for the checkpoints ahead (two in the direction of travel, one behind), so the next
+ * keypress renders from memory. The host runs git one call at a time, so the nearest goes first.
+ */
 function prefetchNeighbours(): void {
   const s = get();
   const ws = s.workspace;
   if (!ws) return;
-  for (const i of [s.selected + 1, s.selected - 1]) {
+  for (const i of [s.selected + direction, s.selected - direction, s.selected + 2 * direction]) {
     const sides = diffSides(s, i);
     if (!sides) continue;
     void loadSummary(ws.id, sides.from, sides.to).then((r) => {
@@ -381,7 +397,7 @@ export async function restore(mode: RestoreMode, paths?: string[]): Promise<void
     const result = take(r);
     if (!result) return;
     set({ banner: { text: describeRestore(result, paths), undo: 'undo' }, error: null });
-    await afterRestore(mode !== 'code', cp.hash);
+    await afterRestore(mode !== 'code');
   } finally {
     set({ busy: false });
   }
@@ -403,16 +419,16 @@ export async function undoRestore(): Promise<void> {
     const result = take(await api.undo({ workspace: s.workspace.id }));
     if (!result) return;
     set({ banner: { text: describeUndo(result), undo: 'redo' }, error: null });
-    await afterRestore(true, s.checkpoints[s.selected]?.hash ?? null);
+    await afterRestore(true);
   } finally {
     set({ busy: false });
   }
 }
 
-async function afterRestore(conversationChanged: boolean, keep: Hash | null): Promise<void> {
+async function afterRestore(conversationChanged: boolean): Promise<void> {
   forgetWorking();
   const jobs: Promise<void>[] = [refreshStatus()];
-  if (conversationChanged) jobs.push(reloadTimeline({ keep, follow: false }), loadSessions(false));
+  if (conversationChanged) jobs.push(reloadTimeline({ follow: false }), loadSessions(false));
   else if (get().compare === 'since') jobs.push(refreshDiff());
   await Promise.all(jobs);
 }
@@ -442,7 +458,7 @@ export function handleEvent(e: RetraceEvent): void {
       break;
     case 'restored':
       // A restore by another window or the CLI: the list and the files may both have changed.
-      if (!s.busy) void afterRestore(true, s.checkpoints[s.selected]?.hash ?? null);
+      if (!s.busy) void afterRestore(true);
       break;
   }
 }
