@@ -14,7 +14,8 @@ export interface WorkTreeChanges {
  * One process does both walks: the index against the disk (modified / deleted) and the directory walk for new
  * files, honouring .gitignore at every level plus <shadow>/info/exclude.
  */
-export async function listWorkTreeChanges(git: GitRunner): Promise<WorkTreeChanges> {
+export async function listWorkTreeChanges(git: GitRunner, pathspec?: readonly string[]): Promise<WorkTreeChanges> {
+  // pathspec (literal, see the runner): limit both walks to these paths — the warm path (shadow/warmScope.ts).
   const { stdout, stderr } = await git.exec([
     'ls-files',
     '-z',
@@ -23,6 +24,7 @@ export async function listWorkTreeChanges(git: GitRunner): Promise<WorkTreeChang
     '--modified',
     '--deleted',
     '--exclude-standard',
+    ...(pathspec ? ['--', ...pathspec] : []),
   ]);
   // git only warns about a folder it cannot open and walks on: that would silently drop its files.
   const unreadable = /could not open directory '(.*?)\/?': Permission denied/.exec(stderr);

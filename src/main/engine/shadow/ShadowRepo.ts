@@ -15,6 +15,7 @@ import { EMPTY_TREE, objectType, parentOf, peelToTree, reachableCommits } from '
 import * as refs from '../git/refs';
 import { GitRunner } from '../git/runner';
 import type { WorkspaceRef } from '../workspace';
+import { ShadowDoctor } from './repair';
 import { applyPaths, planRestore, type RestorePlan } from './restore';
 import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
 
@@ -29,6 +30,8 @@ const HEX = /^[0-9a-f]+$/;
 export class ShadowRepo {
   readonly gitDir: string;
   private rulesChecked = false;
+  /** Detects and repairs a damaged repository (shadow/repair.ts). */
+  private readonly doctor: ShadowDoctor;
 
   private constructor(
     readonly ws: WorkspaceRef,
@@ -36,6 +39,7 @@ export class ShadowRepo {
     private readonly sizeCap: number,
   ) {
     this.gitDir = git.gitDir;
+    this.doctor = new ShadowDoctor(this.gitDir, ws.root, ws.dir);
   }
 
   /** Opens (creating if missing, idempotently) <ws.dir>/shadow.git. */
@@ -44,6 +48,7 @@ export class ShadowRepo {
     const gitDir = path.join(ws.dir, 'shadow.git');
     const emptyDir = path.join(ws.dir, 'empty');
     try {
+      await new ShadowDoctor(gitDir, ws.root, ws.dir).beforeOpen();
       await initShadowRepo(gitDir, emptyDir);
       await fs.mkdir(path.join(gitDir, 'info'), { recursive: true });
       await writeIfDifferent(path.join(gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES);
@@ -59,7 +64,7 @@ export class ShadowRepo {
   async snapshotTree(
     opts: { hintPaths?: string[]; onProgress?: (p: SnapshotProgress) => void } = {},
   ): Promise<{ tree: string; notCaptured: NotCaptured[] }> {
-    // hintPaths are accepted for callers that know what changed; the index already tells git that cheaply.
+    // hintPaths: what the caller knows changed; snapshot() may limit git's scan to them (warmScope.ts).
     return this.guard(async () => {
       const rulesChanged = await this.syncExcludeFile();
       const dataRel = this.dataHomeInsideRoot();
@@ -71,6 +76,7 @@ export class ShadowRepo {
         sizeCap: this.sizeCap,
         isExcluded,
         rulesChanged,
+        ...(opts.hintPaths ? { hintPaths: opts.hintPaths } : {}),
         ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
       });
     });
@@ -197,7 +203,7 @@ export class ShadowRepo {
 
   /** Detect and fix damage the next command can fix by itself (issue 6 extends this). */
   async repair(): Promise<RecoveryReport[]> {
-    const reports: RecoveryReport[] = [];
+    const reports: RecoveryReport[] = await this.doctor.checkup();
     const ts = (): string => new Date().toISOString();
     try {
       await listIndex(this.git);
@@ -240,6 +246,12 @@ export class ShadowRepo {
   }
 
   private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      // A failure that looks like a damaged repository is repaired once, and the operation tried again.
+      if (!(await this.doctor.onFailure(e).catch(() => false))) throw toRetraceError(e);
+    }
     try {
       return await fn();
     } catch (e) {

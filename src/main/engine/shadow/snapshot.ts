@@ -6,6 +6,8 @@ import { GitError, toRetraceError } from '../git/errors';
 import { listIgnoredTracked, listWorkTreeChanges } from '../git/lsFiles';
 import type { GitRunner } from '../git/runner';
 import { addToIndex, removeFromIndex, writeTree } from '../git/updateIndex';
+import { fastFirstAdd, useFastFirst } from './fastFirstSnapshot';
+import { recordScan, warmScope } from './warmScope';
 import { walkUntrackedDirs } from './walkUntracked';
 
 export const DEFAULT_SIZE_CAP = 50 * 1024 * 1024;
@@ -24,6 +26,8 @@ export interface SnapshotContext {
   isExcluded: (rel: string) => boolean;
   /** The ignore rules may have changed since the last snapshot (exclude file rewritten, first run). */
   rulesChanged: boolean;
+  /** Paths the caller knows changed (hook tool input, file watcher): may limit the scan (warmScope.ts). */
+  hintPaths?: readonly string[];
   onProgress?: (p: SnapshotProgress) => void;
 }
 
@@ -37,7 +41,13 @@ const RULE_FILES = new Set(['.gitignore', '.retraceignore']);
 export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; notCaptured: NotCaptured[] }> {
   const { git, root } = ctx;
   ctx.onProgress?.({ phase: 'scan', done: 0 });
-  const changes = await listWorkTreeChanges(git).catch((e: unknown) => {
+  // Warm path (engineer E, warmScope.ts): with trusted hints, git checks only those paths; null = full scan.
+  const scanStarted = Date.now();
+  const scope = await warmScope(git.gitDir, ctx.hintPaths, ctx.rulesChanged, scanStarted);
+  const noChanges = Promise.resolve({ others: [], modified: [], deleted: [] });
+  const listed =
+    scope === null ? listWorkTreeChanges(git) : scope.length > 0 ? listWorkTreeChanges(git, scope) : noChanges;
+  const changes = await listed.catch((e: unknown) => {
     if (e instanceof GitError && e.kind === 'unreadable') throw new RetraceError('E_UNREADABLE', e.message);
     throw e;
   });
@@ -90,7 +100,22 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   ctx.onProgress?.({ phase: 'hash', done: 0, total: toAdd.length });
   try {
     await removeFromIndex(git, [...toRemove]);
-    await addToIndex(git, toAdd.sort());
+    // Fast path (engineer E, fastFirstSnapshot.ts): a first snapshot of many files goes into packs, not one
+    // loose object per file. Same paths, same blobs, same tree (fastPaths.test.ts); any failure other than
+    // an unreadable file falls back to the plain path.
+    if (toRemove.size === 0 && (await useFastFirst(git.gitDir, toAdd.length))) {
+      await fastFirstAdd({
+        gitDir: git.gitDir,
+        root,
+        paths: toAdd.sort(),
+        ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+      }).catch(async (e: unknown) => {
+        if (e instanceof RetraceError) throw e;
+        await addToIndex(git, toAdd.sort());
+      });
+    } else {
+      await addToIndex(git, toAdd.sort());
+    }
   } catch (e) {
     if (e instanceof GitError && e.kind === 'unreadable')
       throw new RetraceError('E_UNREADABLE', `cannot read ${e.path ?? 'a file of the folder'}`);
@@ -103,7 +128,9 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
     await removeFromIndex(git, await listIgnoredTracked(git));
   }
   ctx.onProgress?.({ phase: 'tree', done: toAdd.length, total: toAdd.length });
-  return { tree: await writeTree(git), notCaptured };
+  const tree = await writeTree(git);
+  await recordScan(git.gitDir, scope !== null, scanStarted);
+  return { tree, notCaptured };
 }
 
 async function lstatOrNull(root: string, rel: string): Promise<Stats | null> {

@@ -1,0 +1,189 @@
+/**
+ * The fast paths (fastFirstSnapshot.ts, warmScope.ts) must give exactly the trees the plain path gives.
+ * Each test runs the same workspace through a shadow repository with the fast paths and one without
+ * (RETRACE_FAST_PATHS=0) and compares trees, index entries (with their stat data) and the object store.
+ */
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, git, makeWorkspace } from '../../../../test/helpers';
+import type { ShadowRepo } from './ShadowRepo';
+import { FAST_FIRST_MIN_FILES } from './fastFirstSnapshot';
+import { openTemp } from './testSupport';
+import { recordScan, WARM_MAX_STREAK } from './warmScope';
+
+afterAll(cleanupTempDirs);
+afterEach(() => {
+  delete process.env.RETRACE_FAST_PATHS;
+});
+
+const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+const inRepo = (repo: ShadowRepo, args: string[]): string =>
+  execFileSync('git', [`--git-dir=${repo.gitDir}`, ...args], { env: gitEnv, maxBuffer: 256 << 20 }).toString('utf8');
+
+/** Many files (over the fast-path threshold) of every kind a checkpoint meets. */
+function bigWorkspace(): string {
+  const files: Record<string, string | Buffer | { content: string; mode: number } | { symlink: string }> = {
+    'README.md': '# big\n',
+    '.gitignore': 'ignored/\n*.log\n',
+    'ignored/x.txt': 'ignored\n',
+    'run.log': 'ignored log\n',
+    'node_modules/dep/index.js': 'dep\n',
+    '.env': 'SECRET=1\n',
+    'empty.txt': '',
+    'bin/tool.sh': { content: '#!/bin/sh\necho hi\n', mode: 0o755 },
+    'blob.bin': Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 256)),
+    'ünï cödé/naïve.txt': 'unicode\n',
+    '"quoted" name.txt': 'q\n',
+    'back\\slash.txt': 'b\n',
+    'tab\tname.txt': 't\n',
+    'new\nline.txt': 'n\n',
+    'link-file': { symlink: 'README.md' },
+    'link-dir': { symlink: 'src' },
+    'link-out': { symlink: '/etc/hostname' },
+  };
+  for (let i = 0; i < FAST_FIRST_MIN_FILES + 150; i++) {
+    files[`src/d${i % 37}/e${i % 5}/f${i}.ts`] = `export const v${i} = ${i};\n`.repeat(1 + (i % 13));
+  }
+  const root = makeWorkspace(files, { userGit: true });
+  // A nested repository: its files are captured, its .git never.
+  mkdirSync(path.join(root, 'nested/src'), { recursive: true });
+  git(path.join(root, 'nested'), ['init', '-q']);
+  writeFileSync(path.join(root, 'nested/src/a.txt'), 'nested\n');
+  git(path.join(root, 'nested'), ['add', '-A']);
+  git(path.join(root, 'nested'), ['commit', '-q', '-m', 'nested']);
+  return root;
+}
+
+async function pair(root: string): Promise<{ fast: ShadowRepo; plain: ShadowRepo }> {
+  return { fast: (await openTemp(root)).repo, plain: (await openTemp(root)).repo };
+}
+
+async function snap(repo: ShadowRepo, fastPaths: boolean, hintPaths?: string[]): Promise<string> {
+  if (fastPaths) delete process.env.RETRACE_FAST_PATHS;
+  else process.env.RETRACE_FAST_PATHS = '0';
+  try {
+    return (await repo.snapshotTree(hintPaths ? { hintPaths } : {})).tree;
+  } finally {
+    delete process.env.RETRACE_FAST_PATHS;
+  }
+}
+
+/** Index entries with everything git keeps about them (mode, blob, stage, stat data). */
+const indexDebug = (repo: ShadowRepo, root: string): string =>
+  execFileSync('git', [`--git-dir=${repo.gitDir}`, `--work-tree=${root}`, 'ls-files', '-s', '--debug'], {
+    env: gitEnv,
+    maxBuffer: 256 << 20,
+  }).toString('utf8');
+
+const looseObjects = (repo: ShadowRepo): number =>
+  Number(/^count: (\d+)/m.exec(inRepo(repo, ['count-objects', '-v']))![1]);
+
+describe('fast first snapshot', () => {
+  it('gives the plain path’s tree and index, byte for byte, with the objects in packs', async () => {
+    const root = bigWorkspace();
+    const { fast, plain } = await pair(root);
+    const fastTree = await snap(fast, true);
+    const plainTree = await snap(plain, false);
+    expect(fastTree).toBe(plainTree);
+    // Same entries with the same stat data: the next snapshot sees the same "unchanged" files.
+    expect(indexDebug(fast, root)).toBe(indexDebug(plain, root));
+    // The fast path really ran: the plain path wrote a loose object per file, the fast one (almost) none.
+    expect(looseObjects(plain)).toBeGreaterThan(FAST_FIRST_MIN_FILES);
+    expect(looseObjects(fast)).toBeLessThan(5);
+    inRepo(fast, ['fsck', '--strict', '--no-dangling', '--connectivity-only']);
+    inRepo(fast, ['cat-file', '-e', `${fastTree}^{tree}`]);
+    // No temporary ref is left behind.
+    expect(inRepo(fast, ['for-each-ref', 'refs/retrace/tmp/'])).toBe('');
+
+    // After edits, additions, a deletion and a mode change, the next (plain, incremental) snapshots agree too.
+    appendFileSync(path.join(root, 'src/d1/e1/f1.ts'), '// edited\n');
+    writeFileSync(path.join(root, 'src/new-file.ts'), 'new\n');
+    rmSync(path.join(root, 'src/d2/e2/f2.ts'));
+    chmodSync(path.join(root, 'src/d3/e3/f3.ts'), 0o755);
+    symlinkSync('empty.txt', path.join(root, 'link-new'));
+    const fast2 = await snap(fast, true);
+    const plain2 = await snap(plain, false);
+    expect(fast2).toBe(plain2);
+    expect(fast2).not.toBe(fastTree);
+    expect(inRepo(fast, ['ls-tree', '-r', '--name-only', fast2])).toContain('src/new-file.ts');
+  });
+
+  it('is not used for small workspaces or a non-empty index', async () => {
+    const root = makeWorkspace({ 'a.txt': 'a\n', 'b/c.txt': 'c\n' });
+    const { fast, plain } = await pair(root);
+    expect(await snap(fast, true)).toBe(await snap(plain, false));
+    expect(looseObjects(fast)).toBe(looseObjects(plain));
+  });
+});
+
+describe('warm (hinted) snapshots', () => {
+  it('give the same tree as a full scan when the hints name what changed', async () => {
+    const root = bigWorkspace();
+    const { fast, plain } = await pair(root);
+    expect(await snap(fast, true)).toBe(await snap(plain, false));
+
+    appendFileSync(path.join(root, 'src/d4/e4/f4.ts'), '// warm edit\n');
+    writeFileSync(path.join(root, 'src/d5/brand-new.ts'), 'fresh\n');
+    mkdirSync(path.join(root, 'src/new-dir/deeper'), { recursive: true });
+    writeFileSync(path.join(root, 'src/new-dir/deeper/x.ts'), 'x\n');
+    rmSync(path.join(root, 'src/d6/e1/f6.ts'));
+    writeFileSync(path.join(root, 'ignored/new.txt'), 'still ignored\n');
+    const hints = [
+      'src/d4/e4/f4.ts',
+      'src/d5/brand-new.ts',
+      'src/new-dir/deeper/x.ts',
+      'src/d6/e1/f6.ts',
+      'ignored/new.txt',
+    ];
+    const warm = await snap(fast, true, hints);
+    expect(warm).toBe(await snap(plain, false));
+    // An empty hint list means "nothing changed": same tree again.
+    expect(await snap(fast, true, [])).toBe(warm);
+    // A hint naming an unchanged file changes nothing (git makes its own check).
+    expect(await snap(fast, true, ['README.md'])).toBe(warm);
+  });
+
+  it('only looks at the hinted paths, and a periodic full scan catches what hints missed', async () => {
+    const root = bigWorkspace();
+    const { fast, plain } = await pair(root);
+    const base = await snap(fast, true);
+    await snap(plain, false);
+
+    // Changed behind the hints' back: a warm snapshot does not see it…
+    appendFileSync(path.join(root, 'src/d7/e2/f7.ts'), '// unhinted\n');
+    appendFileSync(path.join(root, 'src/d8/e3/f8.ts'), '// hinted\n');
+    const warm = await snap(fast, true, ['src/d8/e3/f8.ts']);
+    expect(warm).not.toBe(base);
+    const files = (t: string): string => inRepo(fast, ['show', `${t}:src/d7/e2/f7.ts`]);
+    expect(files(warm)).not.toContain('unhinted');
+    // …a snapshot without hints (what restores' safety checkpoints take) does…
+    const full = await snap(fast, true);
+    expect(full).toBe(await snap(plain, false));
+    expect(files(full)).toContain('unhinted');
+
+    // …and so does a hinted one once the warm streak is used up.
+    appendFileSync(path.join(root, 'src/d9/e4/f9.ts'), '// unhinted again\n');
+    for (let i = 0; i < WARM_MAX_STREAK - 1; i++) await recordScan(fast.gitDir, true);
+    await snap(fast, true, ['README.md']); // the last warm one of the streak
+    const verified = await snap(fast, true, ['README.md']);
+    expect(inRepo(fast, ['show', `${verified}:src/d9/e4/f9.ts`])).toContain('unhinted again');
+    expect(verified).toBe(await snap(plain, false));
+  });
+
+  it('falls back to a full scan when a hint touches the ignore rules or is not a plain path', async () => {
+    const root = bigWorkspace();
+    const { fast, plain } = await pair(root);
+    await snap(fast, true);
+    await snap(plain, false);
+    // Un-ignoring a folder brings its files in, though no hint names them.
+    writeFileSync(path.join(root, '.gitignore'), '*.log\n');
+    const t = await snap(fast, true, ['.gitignore']);
+    expect(inRepo(fast, ['ls-tree', '-r', '--name-only', t])).toContain('ignored/x.txt');
+    expect(t).toBe(await snap(plain, false));
+
+    appendFileSync(path.join(root, 'README.md'), 'more\n');
+    expect(await snap(fast, true, ['../outside.txt'])).toBe(await snap(plain, false));
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Writes a git index file (format version 2) from entries whose blobs are already in the object store.
+ * Used only by the fast first snapshot (fastFirstSnapshot.ts): `update-index --add` would read and hash every
+ * file a second time just to record the stat data we already hold.
+ *
+ * Format (gitformat-index): "DIRC", version, entry count; per entry ctime/mtime (s, ns), dev, ino, mode, uid,
+ * gid, size as 32-bit big-endian, the 20-byte object id, 16-bit flags (name length), the path, NUL padding to
+ * a multiple of 8; then the SHA-1 of everything before it. Entries are sorted by path bytes. No extensions:
+ * git adds the cache-tree and untracked cache the next time it writes the index.
+ *
+ * Racy entries (changed in the same instant the index is written) stay safe: git treats an entry whose mtime
+ * is not older than the index file's as possibly dirty and compares content.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
+
+export interface IndexEntry {
+  /** Workspace-relative, '/'-separated. */
+  path: string;
+  /** 0o100644, 0o100755 or 0o120000. */
+  mode: number;
+  /** 40-hex blob id. */
+  oid: string;
+  stat: BigIntStats;
+}
+
+const NS = 1_000_000_000n;
+const u32 = (v: bigint): number => Number(v & 0xffffffffn);
+
+/** The index mode git records for what lstat saw (core.fileMode=true): a symlink, or a file 644/755. */
+export function indexMode(st: BigIntStats): number {
+  if (st.isSymbolicLink()) return 0o120000;
+  return (Number(st.mode) & 0o100) !== 0 ? 0o100755 : 0o100644;
+}
+
+export function encodeIndex(entries: readonly IndexEntry[]): Buffer {
+  const named = entries.map((e) => ({ e, name: Buffer.from(e.path, 'utf8') }));
+  named.sort((a, b) => Buffer.compare(a.name, b.name));
+  const parts: Buffer[] = [];
+  const header = Buffer.alloc(12);
+  header.write('DIRC', 0, 'latin1');
+  header.writeUInt32BE(2, 4);
+  header.writeUInt32BE(named.length, 8);
+  parts.push(header);
+  for (let i = 0; i < named.length; i++) {
+    const { e, name } = named[i]!;
+    if (i > 0 && Buffer.compare(named[i - 1]!.name, name) === 0) throw new Error(`duplicate index path ${e.path}`);
+    // 62 fixed bytes + name + 1..8 NULs, to a multiple of 8.
+    const size = (62 + name.length + 8) & ~7;
+    const b = Buffer.alloc(size);
+    const st = e.stat;
+    b.writeUInt32BE(u32(st.ctimeNs / NS), 0);
+    b.writeUInt32BE(u32(st.ctimeNs % NS), 4);
+    b.writeUInt32BE(u32(st.mtimeNs / NS), 8);
+    b.writeUInt32BE(u32(st.mtimeNs % NS), 12);
+    b.writeUInt32BE(u32(st.dev), 16);
+    b.writeUInt32BE(u32(st.ino), 20);
+    b.writeUInt32BE(e.mode, 24);
+    b.writeUInt32BE(u32(st.uid), 28);
+    b.writeUInt32BE(u32(st.gid), 32);
+    b.writeUInt32BE(u32(st.size), 36);
+    b.write(e.oid, 40, 20, 'hex');
+    b.writeUInt16BE(Math.min(name.length, 0xfff), 60);
+    name.copy(b, 62);
+    parts.push(b);
+  }
+  const body = Buffer.concat(parts);
+  return Buffer.concat([body, createHash('sha1').update(body).digest()]);
+}
+
+/**
+ * Replace `<gitDir>/index` the way git does: write `index.lock` (created exclusively, so a git process that
+ * holds it makes us fail rather than race), then rename it over the index.
+ */
+export async function writeIndexFile(indexPath: string, entries: readonly IndexEntry[]): Promise<void> {
+  const lock = `${indexPath}.lock`;
+  const fh = await fs.open(lock, 'wx');
+  try {
+    await fh.writeFile(encodeIndex(entries));
+    await fh.sync();
+  } catch (e) {
+    await fh.close();
+    await fs.rm(lock, { force: true });
+    throw e;
+  }
+  await fh.close();
+  await fs.rename(lock, indexPath);
+}
