@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * Measurements, not timed assertions (speed goals live in benchmarks): keypress → diff shown on a
  * 50-checkpoint session, and scrolling a 10,000-message timeline. Numbers go to the console and the
