@@ -244,3 +244,20 @@ test('a folder that cannot be opened is an alert with its code; the Open folder 
     await bare.stop();
   }
 });
+
+test('the timeline follows new messages live while the CLI records', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 860 });
+  await page.goto(served.url);
+  await expect(items(page)).toHaveCount(6);
+  await expectSelected(page, 2);
+  await cli(world, ['message', '--role', 'assistant', '--text', 'Working on it live']);
+  await expect(items(page)).toHaveCount(7);
+  await expect(timeline(page)).toContainText('Working on it live');
+  write('src/live.js', 'export const live = true;\n');
+  const { hash } = await cli<{ hash: string }>(world, ['checkpoint', '--text', 'Live checkpoint']);
+  await expect(items(page)).toHaveCount(8);
+  // The newest checkpoint was selected, so the selection follows to the new one, with its diff.
+  await expect(selectedItem(page)).toContainText(hash.slice(0, 7));
+  await expect(page.getByRole('list', { name: 'Changed files' })).toContainText('src/live.js');
+  await expect(diffEditor(page)).toContainText('export const live = true;');
+});
