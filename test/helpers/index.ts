@@ -5,3 +5,4 @@ export * from './checksum';
 export * from './workspace';
 export * from './cli';
 export * from './shadow';
+export * from './clone';

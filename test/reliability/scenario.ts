@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
-  cpSync,
   lstatSync,
   readFileSync,
   readdirSync,
@@ -16,10 +15,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { resolveWorkspace } from '../../src/main/engine/workspace';
 import { spawnSync } from 'node:child_process';
 import {
   cliJson,
+  cloneWorkspace,
   errorCode,
   fsck,
   gitAt,
@@ -31,7 +30,6 @@ import {
   runCli,
   shadowDir,
   spawnCli,
-  tempDir,
   tempHome,
   workspaceDataDir,
   treeManifest,
@@ -99,19 +97,7 @@ export async function prepare(op: OpKind): Promise<Scenario> {
  * the first snapshot of the copy also proves that a stale index cache never yields a wrong tree.
  */
 export async function cloneScenario(t: Scenario): Promise<Scenario> {
-  const ws = tempDir('retrace-ws-');
-  cpSync(t.ws, ws, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
-  const home = tempHome();
-  const ref = await resolveWorkspace(ws, { dataHome: home });
-  const from = workspaceDataDir(t.home, t.ws)!;
-  for (const name of readdirSync(from)) {
-    if (name === 'workspace.json') continue;
-    cpSync(join(from, name), join(ref.dir, name), {
-      recursive: true,
-      preserveTimestamps: true,
-      verbatimSymlinks: true,
-    });
-  }
+  const { ws, home } = await cloneWorkspace(t.ws, t.home);
   return { ...t, ws, home, before: treeManifest(ws), gitBefore: gitManifest(ws), blobsBefore: blobIds(ws) };
 }
 
