@@ -281,6 +281,15 @@ describe('retrace import claude-code', () => {
     );
     const human = await runCli(['restore', byText('Edit a.txt').id, '--conversation', '--cwd', ws], { home, env });
     expect(human.stdout).toMatch(/continue in Claude Code: claude --resume [0-9a-f-]{36}/);
+    // The abandoned branch was never part of the resumed conversation: a conversation restore leaves it hidden.
+    const after = await cliJson<Log>(['log', '--all', '--cwd', ws], { home });
+    expect(after.messages.filter((m) => m.hidden).map((m) => m.text.split('\n')[0])).toEqual([
+      'Make it two',
+      '[Edit a.txt]',
+      'Edit a.txt',
+      'Now it says two.',
+      'Three',
+    ]);
     expect(fileSha(file)).toBe(originalSha);
   });
 

@@ -477,7 +477,8 @@ export class WorkspaceEngine {
     const hide: string[] = [];
     const show: string[] = [];
     s.messages.forEach((m, i) => {
-      if (i <= idx && m.hidden) show.push(m.id);
+      // An imported abandoned branch (offBranch) was never part of this conversation: it stays hidden (D).
+      if (i <= idx && m.hidden && !s.offBranch.has(m.id)) show.push(m.id);
       if (i > idx && !m.hidden) hide.push(m.id);
     });
     return { session: target.session, hide, show };

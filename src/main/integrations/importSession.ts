@@ -6,13 +6,11 @@
  *
  * Checkpoints come either as trees built by the importer (a new commit on the session's chain) or as
  * commits that already exist in the shadow repository (Cline's, fetched with their hashes unchanged).
- * Messages of abandoned branches start hidden: one `rewind` event with rid `import` hides them, which no
- * restore or undo of the ledger ever lists, so they stay hidden until shown with --all.
+ * Messages of abandoned branches start hidden (MessageEvent.hidden): they are in the log, shown with --all.
  */
-import { existsSync, unlinkSync } from 'node:fs';
 import { RetraceError } from '../../shared/errors';
 import type { MessageMeta, Role, SessionSource } from '../../shared/model';
-import type { MessageEvent, RewindEvent } from '../engine/sessions/events';
+import type { MessageEvent, SessionOrigin } from '../engine/sessions/events';
 import { newMessageId, sessionRef } from '../engine/sessions/ids';
 import type { WorkspaceEngine } from '../engine/workspaceEngine';
 
@@ -33,6 +31,7 @@ export interface ImportSessionInput {
   messages: ImportMessage[];
   /** Label for commit messages ("claude-code", "cline"). */
   importer: string;
+  origin?: SessionOrigin;
 }
 
 export interface ImportSessionResult {
@@ -41,8 +40,6 @@ export interface ImportSessionResult {
   checkpoints: number;
   hidden: number;
 }
-
-export const IMPORT_REWIND_ID = 'import';
 
 /** Is there a session with this id? (For the "imported before" check.) */
 export function sessionExists(engine: WorkspaceEngine, id: string): boolean {
@@ -60,13 +57,9 @@ export async function existingCounts(engine: WorkspaceEngine, id: string): Promi
   };
 }
 
-/** Remove a session's log and ref so it can be imported again (its commits stay until gc finds them unreferenced). */
+/** Remove a session's log and ref so it can be imported again (the caller holds the lock). */
 export async function removeSession(engine: WorkspaceEngine, id: string): Promise<void> {
-  const shadow = await engine.shadow();
-  const ref = sessionRef(id);
-  if ((await shadow.readRef(ref)) !== null) await shadow.deleteRef(ref);
-  const file = engine.sessions.file(id);
-  if (existsSync(file)) unlinkSync(file);
+  await engine.deleteSessionLocked(id);
 }
 
 export async function writeImportedSession(
@@ -88,6 +81,7 @@ export async function writeImportedSession(
     lastTs = ts;
     const ev: MessageEvent = { type: 'message', id, ts, role: m.role, text: m.text };
     if (m.meta && Object.keys(m.meta).length > 0) ev.meta = m.meta;
+    if (m.hidden) ev.hidden = true;
     // A hidden message keeps an existing commit it names (Cline), but never starts a new one on the chain.
     if (m.checkpoint && (!m.hidden || 'hash' in m.checkpoint)) {
       let hash: string;
@@ -106,14 +100,14 @@ export async function writeImportedSession(
     events.push(ev);
     if (m.hidden) hide.push(id);
   }
-  const opts: { title?: string; source: SessionSource; createdAt?: string } = { source: input.source };
+  const opts: { title?: string; source: SessionSource; createdAt?: string; origin?: SessionOrigin } = {
+    source: input.source,
+  };
   if (input.title) opts.title = input.title;
+  if (input.origin) opts.origin = input.origin;
   opts.createdAt = input.createdAt ?? events[0]?.ts ?? new Date().toISOString();
   engine.sessions.create(input.id, opts);
-  const all: (MessageEvent | RewindEvent)[] = [...events];
-  if (hide.length > 0)
-    all.push({ type: 'rewind', ts: lastTs || new Date().toISOString(), rid: IMPORT_REWIND_ID, hide });
-  if (all.length > 0) engine.sessions.append(input.id, all);
+  if (events.length > 0) engine.sessions.append(input.id, events);
   if (prev) {
     const ref = sessionRef(input.id);
     await shadow.updateRef(ref, prev, await shadow.readRef(ref));

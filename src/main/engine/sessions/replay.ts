@@ -12,6 +12,11 @@ export interface SessionState {
   skipped: number;
   /** The visibility events, for recovery (which events did restore X write?). */
   visibility: Extract<SessionEvent, { type: 'rewind' | 'unrewind' }>[];
+  /**
+   * Messages that started hidden (MessageEvent.hidden: an importer's abandoned branch) and no event has shown
+   * since: not part of the conversation, so a conversation restore neither shows nor counts them. (Added by D.)
+   */
+  offBranch: Set<string>;
 }
 
 export function replay(id: string, events: SessionEvent[], skipped = 0): SessionState {
@@ -31,6 +36,7 @@ export function replay(id: string, events: SessionEvent[], skipped = 0): Session
   const messages: Message[] = [];
   const byId = new Map<string, Message>();
   const visibility: SessionState['visibility'] = [];
+  const offBranch = new Set<string>();
   let title = header.title;
   let updatedAt = header.createdAt;
   for (const ev of events) {
@@ -45,8 +51,9 @@ export function replay(id: string, events: SessionEvent[], skipped = 0): Session
           role: ev.role,
           text: ev.text ?? '',
           hash: ev.hash ?? null,
-          hidden: false,
+          hidden: ev.hidden === true,
         };
+        if (ev.hidden === true) offBranch.add(ev.id);
         if (ev.stats) m.stats = ev.stats;
         if (ev.meta) m.meta = ev.meta;
         messages.push(m);
@@ -65,6 +72,7 @@ export function replay(id: string, events: SessionEvent[], skipped = 0): Session
         for (const mid of ev.show ?? []) {
           const m = byId.get(mid);
           if (m) m.hidden = false;
+          offBranch.delete(mid);
         }
         break;
       case 'title':
@@ -73,7 +81,7 @@ export function replay(id: string, events: SessionEvent[], skipped = 0): Session
     }
   }
   if (!title) title = defaultTitle(messages) ?? id;
-  return { header: { ...header, title }, messages, updatedAt, skipped, visibility };
+  return { header: { ...header, title }, messages, updatedAt, skipped, visibility, offBranch };
 }
 
 export function summarize(state: SessionState): SessionSummary {

@@ -91,6 +91,16 @@ export async function handleHook(
     checkpoint: true,
     meta,
     source: 'claude-code',
+    ...(payload.transcript_path
+      ? {
+          origin: {
+            kind: 'claude-code' as const,
+            transcript: payload.transcript_path,
+            sessionId: session,
+            cwd: ws.root,
+          },
+        }
+      : {}),
     ...(hint ? { hintPaths: [hint] } : {}),
   });
   if (payload.transcript_path) {

@@ -129,6 +129,7 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
       source: 'claude-code',
       messages,
       importer: 'claude-code',
+      origin: { kind: 'claude-code', transcript: opts.file, sessionId: session, cwd: conv.cwd ?? cwd },
     });
     saveOrigin(ws, session, { kind: 'claude-code', transcript: opts.file, sessionId: session, cwd: conv.cwd ?? cwd });
     return {

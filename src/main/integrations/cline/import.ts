@@ -120,6 +120,12 @@ export async function importCline(opts: ClineImportOptions): Promise<ClineImport
       source: 'cline',
       messages,
       importer: 'cline',
+      origin: {
+        kind: 'cline',
+        taskId,
+        cwd: ws.root,
+        ...(repo ? { transcript: join(taskDir, 'ui_messages.json') } : {}),
+      },
     });
     return { ...written, workspace: ws.root, skipped: false, repository: repo?.gitDir ?? null, unavailable, warnings };
   });
