@@ -21,14 +21,20 @@ export async function resumeAfterRestore(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResumeOutcome> {
   if (res.dryRun || res.mode === 'code') return {};
-  const origin = loadOrigin(engine.ws, res.target.session);
-  if (!origin) return {};
+  const state = await engine.session(res.target.session).catch(() => null);
+  if (!state) return {};
+  // The session header says where it came from; the integration's own note is the fallback (older sessions).
+  const header = state.header.origin;
+  const transcript =
+    header?.kind === 'claude-code' && header.transcript
+      ? header.transcript
+      : loadOrigin(engine.ws, res.target.session)?.transcript;
+  if (!transcript) return {};
   try {
-    const state = await engine.session(res.target.session);
     const m = state.messages.find((x) => x.id === res.target.message);
     if (!m) return { problem: `message ${res.target.message} is not in session ${res.target.session}` };
     const fork = forkTranscript(
-      origin.transcript,
+      transcript,
       {
         ...(m.meta?.sourceId ? { sourceId: m.meta.sourceId } : {}),
         ts: m.ts,
