@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSyn
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, git, makeWorkspace } from '../../../../test/helpers';
-import type { ShadowRepo } from './ShadowRepo';
+import { ShadowRepo } from './ShadowRepo';
 import { FAST_FIRST_MIN_FILES } from './fastFirstSnapshot';
 import { openTemp } from './testSupport';
 import { recordScan, WARM_MAX_STREAK } from './warmScope';
@@ -22,8 +22,8 @@ const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/
 const inRepo = (repo: ShadowRepo, args: string[]): string =>
   execFileSync('git', [`--git-dir=${repo.gitDir}`, ...args], { env: gitEnv, maxBuffer: 256 << 20 }).toString('utf8');
 
-/** Many files (over the fast-path threshold) of every kind a checkpoint meets. */
-function bigWorkspace(): string {
+/** Files of every kind a checkpoint meets; by default more than the fast first path's threshold. */
+function bigWorkspace(count = FAST_FIRST_MIN_FILES + 150): string {
   const files: Record<string, string | Buffer | { content: string; mode: number } | { symlink: string }> = {
     'README.md': '# big\n',
     '.gitignore': 'ignored/\n*.log\n',
@@ -43,7 +43,7 @@ function bigWorkspace(): string {
     'link-dir': { symlink: 'src' },
     'link-out': { symlink: '/etc/hostname' },
   };
-  for (let i = 0; i < FAST_FIRST_MIN_FILES + 150; i++) {
+  for (let i = 0; i < count; i++) {
     files[`src/d${i % 37}/e${i % 5}/f${i}.ts`] = `export const v${i} = ${i};\n`.repeat(1 + (i % 13));
   }
   const root = makeWorkspace(files, { userGit: true });
@@ -120,7 +120,7 @@ describe('fast first snapshot', () => {
 
 describe('warm (hinted) snapshots', () => {
   it('give the same tree as a full scan when the hints name what changed', async () => {
-    const root = bigWorkspace();
+    const root = bigWorkspace(300);
     const { fast, plain } = await pair(root);
     expect(await snap(fast, true)).toBe(await snap(plain, false));
 
@@ -146,7 +146,7 @@ describe('warm (hinted) snapshots', () => {
   });
 
   it('only looks at the hinted paths, and a periodic full scan catches what hints missed', async () => {
-    const root = bigWorkspace();
+    const root = bigWorkspace(300);
     const { fast, plain } = await pair(root);
     const base = await snap(fast, true);
     await snap(plain, false);
@@ -172,8 +172,27 @@ describe('warm (hinted) snapshots', () => {
     expect(verified).toBe(await snap(plain, false));
   });
 
+  it('stay warm in a new process (each hook call is one), and a changed .retraceignore forces a full scan', async () => {
+    const root = bigWorkspace(300);
+    const { ws, repo: first } = await openTemp(root);
+    await snap(first, true);
+    // A new ShadowRepo is what a new hook process gets: its first snapshot still may be warm.
+    const second = await ShadowRepo.open(ws);
+    appendFileSync(path.join(root, 'src/d10/e0/f10.ts'), '// unhinted\n');
+    appendFileSync(path.join(root, 'src/d11/e1/f11.ts'), '// hinted\n');
+    const warm = await snap(second, true, ['src/d11/e1/f11.ts']);
+    expect(inRepo(second, ['show', `${warm}:src/d11/e1/f11.ts`])).toContain('hinted');
+    expect(inRepo(second, ['show', `${warm}:src/d10/e0/f10.ts`])).not.toContain('unhinted');
+    // New exclude rules (.retraceignore is read on every snapshot): the next hinted snapshot is a full one.
+    writeFileSync(path.join(root, '.retraceignore'), 'src/d12/\n');
+    const third = await ShadowRepo.open(ws);
+    const full = await snap(third, true, ['src/d11/e1/f11.ts']);
+    expect(inRepo(third, ['show', `${full}:src/d10/e0/f10.ts`])).toContain('unhinted');
+    expect(inRepo(third, ['ls-tree', '-r', '--name-only', full])).not.toContain('src/d12/');
+  });
+
   it('falls back to a full scan when a hint touches the ignore rules or is not a plain path', async () => {
-    const root = bigWorkspace();
+    const root = bigWorkspace(300);
     const { fast, plain } = await pair(root);
     await snap(fast, true);
     await snap(plain, false);

@@ -43,7 +43,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   ctx.onProgress?.({ phase: 'scan', done: 0 });
   // Warm path (engineer E, warmScope.ts): with trusted hints, git checks only those paths; null = full scan.
   const scanStarted = Date.now();
-  const scope = await warmScope(git.gitDir, ctx.hintPaths, ctx.rulesChanged, scanStarted);
+  const scope = await warmScope(git.gitDir, ctx.hintPaths, scanStarted);
   const noChanges = Promise.resolve({ others: [], modified: [], deleted: [] });
   const listed =
     scope === null ? listWorkTreeChanges(git) : scope.length > 0 ? listWorkTreeChanges(git, scope) : noChanges;
@@ -123,7 +123,8 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   }
 
   const touchedRules = [...toAdd, ...toRemove].some((p) => RULE_FILES.has(p.slice(p.lastIndexOf('/') + 1)));
-  if (ctx.rulesChanged || touchedRules) {
+  // A warm snapshot runs only under the exclude rules of the last full scan, which did this sweep (warmScope.ts).
+  if ((ctx.rulesChanged && scope === null) || touchedRules) {
     // Files captured earlier that the rules now exclude leave the checkpoint (and so are never restored over).
     await removeFromIndex(git, await listIgnoredTracked(git));
   }

@@ -11,12 +11,15 @@
  * What a hint cannot see (a file changed at the same time by someone else) is caught by a full scan, which
  * runs instead of the warm one when any of these holds:
  *  - no hints were given (Bash tools, `retrace checkpoint`, restores' safety checkpoints, diffs to "working");
- *  - the index is empty (a first snapshot) or the ignore rules changed, or a hint names an ignore file;
+ *  - the index is empty (a first snapshot), or a hint names an ignore file, or the shadow's exclude file
+ *    (defaults + .retraceignore) differs from the one the last full scan ran with — that full scan also
+ *    removed what those rules exclude, so a warm snapshot needs no ignore sweep of its own;
  *  - a hint is not a plain workspace-relative path, or there are more than MAX_HINTS of them;
  *  - WARM_MAX_STREAK warm snapshots ran since the last full one, or it is older than WARM_MAX_AGE_MS.
  * So a checkpoint is never more than WARM_MAX_STREAK hook calls or a minute behind an unhinted change, and a
  * restore never loses one: its safety checkpoint is always a full scan.
  */
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { hasGitSegment } from '../excludes';
@@ -29,17 +32,24 @@ const STATE_FILE = 'retrace-scan.json';
 const RULE_FILES = new Set(['.gitignore', '.retraceignore', '.gitmodules']);
 
 interface ScanState {
-  /** When the last full scan ran (ms since the epoch). */
+  /** When the last full scan started (ms since the epoch). */
   lastFullAt: number;
   /** Warm snapshots since then. */
   warmSinceFull: number;
+  /** sha1 of <gitDir>/info/exclude when it ran. */
+  excludes: string;
+}
+
+async function excludesHash(gitDir: string): Promise<string> {
+  const bytes = await fs.readFile(path.join(gitDir, 'info', 'exclude')).catch(() => Buffer.alloc(0));
+  return createHash('sha1').update(bytes).digest('hex');
 }
 
 async function readState(gitDir: string): Promise<ScanState | null> {
   try {
     const s = JSON.parse(await fs.readFile(path.join(gitDir, STATE_FILE), 'utf8')) as Partial<ScanState>;
-    return typeof s.lastFullAt === 'number' && typeof s.warmSinceFull === 'number'
-      ? { lastFullAt: s.lastFullAt, warmSinceFull: s.warmSinceFull }
+    return typeof s.lastFullAt === 'number' && typeof s.warmSinceFull === 'number' && typeof s.excludes === 'string'
+      ? { lastFullAt: s.lastFullAt, warmSinceFull: s.warmSinceFull, excludes: s.excludes }
       : null;
   } catch {
     return null; // missing or damaged: the next snapshot is a full one
@@ -58,16 +68,16 @@ function isPlainRelative(p: string): boolean {
 export async function warmScope(
   gitDir: string,
   hintPaths: readonly string[] | undefined,
-  rulesChanged: boolean,
   now: number = Date.now(),
 ): Promise<string[] | null> {
-  if (!hintPaths || rulesChanged || process.env.RETRACE_FAST_PATHS === '0') return null;
+  if (!hintPaths || process.env.RETRACE_FAST_PATHS === '0') return null;
   if (hintPaths.length > MAX_HINTS) return null;
   for (const p of hintPaths) {
     if (!isPlainRelative(p) || hasGitSegment(p) || RULE_FILES.has(p.slice(p.lastIndexOf('/') + 1))) return null;
   }
   const state = await readState(gitDir);
   if (!state || state.warmSinceFull >= WARM_MAX_STREAK || now - state.lastFullAt > WARM_MAX_AGE_MS) return null;
+  if (state.excludes !== (await excludesHash(gitDir))) return null;
   if (await indexIsEmpty(gitDir)) return null;
   return [...new Set(hintPaths)].sort();
 }
@@ -76,7 +86,9 @@ export async function warmScope(
 export async function recordScan(gitDir: string, scoped: boolean, now: number = Date.now()): Promise<void> {
   const prev = scoped ? await readState(gitDir) : null;
   const next: ScanState =
-    scoped && prev ? { ...prev, warmSinceFull: prev.warmSinceFull + 1 } : { lastFullAt: now, warmSinceFull: 0 };
+    scoped && prev
+      ? { ...prev, warmSinceFull: prev.warmSinceFull + 1 }
+      : { lastFullAt: now, warmSinceFull: 0, excludes: await excludesHash(gitDir) };
   const file = path.join(gitDir, STATE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
   await fs.writeFile(tmp, JSON.stringify(next));
