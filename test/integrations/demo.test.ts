@@ -57,7 +57,8 @@ describe('retrace demo', () => {
     const dir = join(tempDir(), 'fresh');
     const human = await runCli(['demo', dir], { home });
     expect(human.code).toBe(0);
-    expect(human.stdout.split('\n')[0]).toBe(dir);
+    expect(human.stdout).toBe(`${dir}\n`); // the folder alone: `retrace serve "$(retrace demo)"`
+    expect(human.stderr).toMatch(/demo session demo: 15 messages, 14 checkpoints/);
     expect(readdirSync(dir).sort()).toEqual(['README.md', 'assets', 'package.json', 'src', 'test']);
     const full = tempDir();
     writeFileSync(join(full, 'x'), 'x');

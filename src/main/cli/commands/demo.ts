@@ -9,10 +9,9 @@ export const command: Command = {
     const { createDemo } = await import('../../integrations/demo');
     const dir = ctx.positionals[0];
     const res = await createDemo({ ...(dir !== undefined ? { dir } : {}), dataHome: ctx.dataHome() });
-    ctx.out.result({ workspace: res.workspace, session: res.session }, () => [
-      res.workspace,
-      `  session ${res.session}: ${res.messages} messages, ${res.checkpoints} checkpoints`,
-      `  look at it: retrace serve ${res.workspace}   (or: retrace log --cwd ${res.workspace})`,
-    ]);
+    // stdout is the folder alone, so `retrace serve "$(retrace demo)"` works (the README's first command).
+    if (!ctx.json)
+      ctx.out.note(`demo session ${res.session}: ${res.messages} messages, ${res.checkpoints} checkpoints`);
+    ctx.out.result({ workspace: res.workspace, session: res.session }, () => res.workspace);
   },
 };
