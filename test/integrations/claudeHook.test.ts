@@ -178,6 +178,36 @@ describe('retrace hook claude-code', () => {
     console.log(`hook cost per call (ms): ${JSON.stringify(times)}`);
   });
 
+  it('parallel tool calls: hooks that run at once all record, one writer at a time, none lost', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
+    const env = { CLAUDE_PROJECT_DIR: undefined };
+    const base = { session_id: 'parallel-1', cwd: ws, hook_event_name: 'PostToolUse', tool_name: 'Edit' };
+    for (const f of ['a', 'b', 'c']) writeFileSync(join(ws, `${f}.txt`), `${f}${f}\n`);
+    const runs = await Promise.all(
+      ['a', 'b', 'c'].map((f) =>
+        runCli(['hook', 'claude-code'], {
+          home,
+          env,
+          input: JSON.stringify({
+            ...base,
+            tool_use_id: `toolu_${f}`,
+            tool_input: { file_path: join(ws, `${f}.txt`), old_string: f, new_string: f + f },
+          }),
+        }),
+      ),
+    );
+    expect(runs.map((r) => [r.code, r.stdout])).toEqual([
+      [0, ''],
+      [0, ''],
+      [0, ''],
+    ]);
+    const log = await cliJson<{ messages: { text: string; hash: string | null }[] }>(['log', '--cwd', ws], { home });
+    expect(log.messages.map((m) => m.text).sort()).toEqual(['Edit a.txt', 'Edit b.txt', 'Edit c.txt']);
+    expect(new Set(log.messages.map((m) => m.hash)).size).toBe(3);
+    expect(existsSync(join(home, 'logs', 'hook.log'))).toBe(false);
+  });
+
   it('never fails the agent: malformed JSON, a protected folder, an unknown source all exit 0 and are logged', async () => {
     const home = tempHome();
     const ws = makeWorkspace({ 'a.txt': 'a\n' });
