@@ -37,7 +37,8 @@ export interface ChangeCounts {
 /** A file the snapshot saw but did not store. */
 export interface NotCaptured {
   path: string;
-  reason: 'too-large' | 'unreadable' | 'vanished';
+  /** unsupported-name: the name is not valid UTF-8 (such files are reported and never touched by a restore). */
+  reason: 'too-large' | 'unreadable' | 'vanished' | 'unsupported-name';
   size?: number;
 }
 

@@ -8,6 +8,11 @@ export interface WorkTreeChanges {
   modified: string[];
   /** Tracked and gone from disk. */
   deleted: string[];
+  /**
+   * Paths whose bytes are not valid UTF-8, shown with U+FFFD: every later step names paths as strings, so they
+   * cannot be captured faithfully; the snapshot reports them as not captured instead of dropping them silently.
+   */
+  unsupported?: string[];
 }
 
 /**
@@ -29,10 +34,14 @@ export async function listWorkTreeChanges(git: GitRunner, pathspec?: readonly st
   // git only warns about a folder it cannot open and walks on: that would silently drop its files.
   const unreadable = /could not open directory '(.*?)\/?': Permission denied/.exec(stderr);
   if (unreadable) throw new GitError('unreadable', `cannot read folder ${unreadable[1]}`, [], 0, stderr, unreadable[1]);
-  const out = stdout.toString('utf8');
-  const result: WorkTreeChanges = { others: [], modified: [], deleted: [] };
-  for (const entry of out.split('\0')) {
+  const result: WorkTreeChanges = { others: [], modified: [], deleted: [], unsupported: [] };
+  for (const raw of splitNul(stdout)) {
+    const entry = raw.toString('utf8');
     if (entry.length < 3) continue;
+    if (!Buffer.from(entry, 'utf8').equals(raw)) {
+      result.unsupported!.push(entry.slice(2));
+      continue;
+    }
     const tag = entry[0];
     const p = entry.slice(2);
     if (tag === '?') result.others.push(p);
@@ -40,6 +49,17 @@ export async function listWorkTreeChanges(git: GitRunner, pathspec?: readonly st
     else result.modified.push(p); // 'C' (changed); other tags are not produced by these flags
   }
   return result;
+}
+
+function splitNul(buf: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let start = 0;
+  for (let i = buf.indexOf(0); i >= 0; i = buf.indexOf(0, start)) {
+    out.push(buf.subarray(start, i));
+    start = i + 1;
+  }
+  if (start < buf.length) out.push(buf.subarray(start));
+  return out;
 }
 
 /** Tracked entries that the ignore rules now exclude (after a .gitignore / .retraceignore change). */

@@ -63,7 +63,8 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   ];
 
   const toAdd: string[] = [];
-  const notCaptured: NotCaptured[] = [];
+  const unsupported: string[] = 'unsupported' in changes ? (changes.unsupported ?? []) : [];
+  const notCaptured: NotCaptured[] = unsupported.map((p) => ({ path: p, reason: 'unsupported-name' as const }));
   const parentOk = parentChecker(root);
   let done = 0;
   const total = candidates.length;
@@ -87,7 +88,14 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
       }
       try {
         await fs.access(path.join(root, rel), fsConstants.R_OK);
-      } catch {
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') {
+          // Deleted between lstat and access: gone, not unreadable.
+          if (tracked.has(rel)) toRemove.add(rel);
+          else notCaptured.push({ path: rel, reason: 'vanished' });
+          return;
+        }
         throw new RetraceError('E_UNREADABLE', `cannot read ${rel}: permission denied`);
       }
       toAdd.push(rel);
