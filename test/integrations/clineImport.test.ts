@@ -149,6 +149,8 @@ function workspaceWithHistory(storage: string) {
   const h2 = repo.checkpoint();
   rmSync(join(ws, 'README.md'));
   const h3 = repo.checkpoint();
+  // A restore in Cline moves its branch back (reset --hard): the newest checkpoint is then reachable from no ref there.
+  clineGit(repo.gitDir, ws, ['update-ref', 'HEAD', h2]);
   return { ws, repo, hashes: [h1, h2, h3] as [string, string, string] };
 }
 
