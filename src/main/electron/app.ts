@@ -85,13 +85,12 @@ export function startApp(): void {
   async function openFolder(
     path: string,
     into?: WindowState,
-    opts: { rendererShowsErrors?: boolean } = {},
+    opts: { fromRenderer?: boolean } = {},
   ): Promise<Result<WorkspaceInfo>> {
     const r = (await service.dispatch('openWorkspace', { path })) as Result<WorkspaceInfo>;
     if (!r.ok) {
       if (!into) newWindow(null, r.error);
-      else if (!opts.rendererShowsErrors)
-        dialog.showErrorBox('Cannot open folder', `${r.error.message} (${r.error.code})`);
+      else if (!opts.fromRenderer) dialog.showErrorBox('Cannot open folder', `${r.error.message} (${r.error.code})`);
       return r;
     }
     const existing = windowFor(r.value.id);
@@ -101,6 +100,9 @@ export function startApp(): void {
     } else if (into && !into.workspace) {
       into.workspace = r.value;
       into.win.setTitle(`${r.value.name} — Retrace`);
+      // Opened by the menu or a drop: the page is still on its "Open folder" screen, and init now answers
+      // with this folder. (A request from the page itself shows the folder from the answer.)
+      if (!opts.fromRenderer) into.win.webContents.reload();
     } else {
       newWindow(r.value);
     }
@@ -180,7 +182,7 @@ export function startApp(): void {
       case 'openWorkspace': {
         const path = (rawArgs as { path?: unknown } | null)?.path;
         if (typeof path !== 'string') return null; // let the service's validation answer
-        return openFolder(path, state, { rendererShowsErrors: true }).then((r) => {
+        return openFolder(path, state, { fromRenderer: true }).then((r) => {
           // The folder is shown by another window: bring that one forward and close this empty one.
           if (r.ok && state && state.workspace?.id !== r.value.id && !state.workspace)
             setImmediate(() => state.win.close());

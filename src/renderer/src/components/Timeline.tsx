@@ -5,7 +5,7 @@ import { excerpt, formatTime } from '../format';
 import { ensureRange, select, toggleShowHidden, useStore } from '../store';
 import { plural, shortHash } from '../store/describe';
 
-const ROW_HEIGHT = 64;
+const ROW_HEIGHT = 56;
 const ROLE_ICON: Record<Role, string> = { user: 'U', assistant: 'A', tool: 'T', system: 'S' };
 
 /** The conversation, virtualised: only the rows in view exist in the DOM, so 10,000 messages scroll smoothly. */
