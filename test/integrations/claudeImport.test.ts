@@ -349,6 +349,42 @@ describe('retrace import claude-code', () => {
     expect(lines.some((l) => l.isSidechain)).toBe(false);
   });
 
+  it("sub-agents in their own files (2.1.x <session>/subagents/, 2.0.x agent-*.jsonl beside it), other sessions' agents ignored", async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'a.txt': 'three\n' });
+    const config = tempDir('retrace-claude-');
+    const project = join(config, 'projects', 'p');
+    const sid = '11111111-2222-4333-8444-555555555555';
+    mkdirSync(join(project, sid, 'subagents'), { recursive: true });
+    const all = rewindTranscript(ws, sid).split('\n');
+    const side = all.filter((l) => l.includes('"isSidechain":true'));
+    const main = all.filter((l) => !l.includes('"isSidechain":true'));
+    // 2.1.x: the sub-agent's lines in their own file, tied to the Task by the agentId its result names.
+    const withAgent = (l: string) => l.replace('"isSidechain":true', '"isSidechain":true,"agentId":"a1b2c3d4"');
+    writeFileSync(join(project, sid, 'subagents', 'agent-a1b2c3d4.jsonl'), side.map(withAgent).join('\n') + '\n');
+    const file = join(project, `${sid}.jsonl`);
+    writeFileSync(
+      file,
+      main.map((l) => l.replace('"totalDurationMs":10', '"totalDurationMs":10,"agentId":"a1b2c3d4"')).join('\n'),
+    );
+    // Another session's agent file in the same folder: not this session's changes.
+    const foreign = side.map((l) =>
+      l.replaceAll(sid, '99999999-2222-4333-8444-555555555555').replaceAll('b.txt', 'z.txt'),
+    );
+    writeFileSync(join(project, 'agent-0badc0de.jsonl'), foreign.join('\n') + '\n');
+    const res = await cliJson(['import', 'claude-code', file], { home });
+    expect(res).toMatchObject({ messages: 14, hidden: 4, checkpoints: 5 });
+    const log = await cliJson<Log>(['log', '--cwd', ws], { home });
+    const cps = log.messages.filter((m) => m.hash);
+    const task = cps.findIndex((m) => m.text.startsWith('Task Write b.txt'));
+    const d = await cliJson<{ files: { path: string; status: string }[] }>(
+      ['diff', cps[task - 1]!.hash!, cps[task]!.hash!, '--cwd', ws],
+      { home },
+    );
+    expect(d.files.map((f) => `${f.status} ${f.path}`)).toEqual(['added b.txt']);
+    expect(log.messages.some((m) => m.text.includes('SIDECHAIN-ONLY'))).toBe(false);
+  });
+
   it('bad input: a missing file, a transcript without a conversation', async () => {
     const home = tempHome();
     const ws = makeWorkspace({ 'x.txt': 'x\n' });
