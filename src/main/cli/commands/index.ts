@@ -26,7 +26,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
   status: { summary: 'workspace summary, last restore, what recovery repaired', load: () => import('./status') },
   restore: { summary: 'restore code, conversation or both to a checkpoint', load: () => import('./restore') },
   undo: { summary: 'undo the most recent restore (or undo)', load: () => import('./undo') },
-  hook: { summary: 'record one Claude Code hook call (payload on stdin); never fails the agent', load: () => import('./hook') },
+  hook: {
+    summary: 'record one Claude Code hook call (payload on stdin); never fails the agent',
+    load: () => import('./hook'),
+  },
   install: { summary: "add Retrace's hooks to Claude Code's settings", load: () => import('./install') },
   import: { summary: 'import a Claude Code transcript or a Cline task as a session', load: () => import('./import') },
   demo: { summary: 'create a small project with a recorded multi-turn session', load: () => import('./demo') },
