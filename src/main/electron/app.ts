@@ -2,7 +2,17 @@
  * The desktop app: one service (the same one `retrace serve` and the CLI use), one window per folder, the
  * contract over IPC, the service's live events forwarded to the windows that show that workspace.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, type IpcMainInvokeEvent } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  nativeTheme,
+  protocol,
+  session,
+  type IpcMainInvokeEvent,
+} from 'electron';
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +81,7 @@ export function startApp(): void {
     const win = createHardenedWindow(BrowserWindow, {
       preloadPath: PRELOAD,
       title: workspace ? `${workspace.name} — Retrace` : 'Retrace',
+      dark: nativeTheme.shouldUseDarkColors,
       onDrop: (path) => void openFolder(path, windows.get(win.webContents.id)),
     });
     const state: WindowState = { win, workspace, ...(openError ? { openError } : {}) };

@@ -29,7 +29,7 @@ export const SECURE_WEB_PREFERENCES = Object.freeze({
   navigateOnDragDrop: true,
 } satisfies WebPreferences);
 
-export function windowOptions(preloadPath: string, title: string): BrowserWindowConstructorOptions {
+export function windowOptions(preloadPath: string, title: string, dark = false): BrowserWindowConstructorOptions {
   return {
     width: 1400,
     height: 900,
@@ -37,7 +37,8 @@ export function windowOptions(preloadPath: string, title: string): BrowserWindow
     minHeight: 500,
     title,
     show: false,
-    backgroundColor: '#1e1e1e',
+    // The theme's page colour, so the window never flashes the other theme while it loads.
+    backgroundColor: dark ? '#1e1e1e' : '#ffffff',
     webPreferences: { ...SECURE_WEB_PREFERENCES, preload: preloadPath },
   };
 }
@@ -97,9 +98,9 @@ export function hardenWebContents(contents: WebContents, onDrop: (path: string) 
 /** Build a hardened window; the caller loads the page once it has registered the window's state. */
 export function createHardenedWindow(
   BrowserWindowCtor: typeof BrowserWindow,
-  opts: { preloadPath: string; title: string; onDrop: (path: string) => void },
+  opts: { preloadPath: string; title: string; dark: boolean; onDrop: (path: string) => void },
 ): BrowserWindow {
-  const win = new BrowserWindowCtor(windowOptions(opts.preloadPath, opts.title));
+  const win = new BrowserWindowCtor(windowOptions(opts.preloadPath, opts.title, opts.dark));
   hardenWebContents(win.webContents, opts.onDrop);
   win.once('ready-to-show', () => win.show());
   return win;
