@@ -113,6 +113,11 @@ describe('recording and browsing', () => {
     );
   });
 
+  it('common flags may come before the command; --cwd names the workspace from anywhere', async () => {
+    const st = await cliJson<{ workspace: string }>(['--cwd', root, 'status'], { home });
+    expect(st.workspace).toBe(root);
+  });
+
   it('prints short human lines without --json', async () => {
     const r = await runCli(['checkpoint', '--session', 'human'], opts());
     expect(r.code).toBe(0);
