@@ -11,7 +11,7 @@ import { cleanupTempDirs, git, makeWorkspace } from '../../../../test/helpers';
 import { ShadowRepo } from './ShadowRepo';
 import { FAST_FIRST_MIN_FILES } from './fastFirstSnapshot';
 import { openTemp } from './testSupport';
-import { recordScan, WARM_MAX_STREAK } from './warmScope';
+import { checkScan, recordScan, WARM_MAX_STREAK } from './warmScope';
 
 afterAll(cleanupTempDirs);
 afterEach(() => {
@@ -165,7 +165,8 @@ describe('warm (hinted) snapshots', () => {
 
     // …and so does a hinted one once the warm streak is used up.
     appendFileSync(path.join(root, 'src/d9/e4/f9.ts'), '// unhinted again\n');
-    for (let i = 0; i < WARM_MAX_STREAK - 1; i++) await recordScan(fast.gitDir, true);
+    for (let i = 0; i < WARM_MAX_STREAK - 1; i++)
+      await recordScan(fast.gitDir, await checkScan(fast.gitDir), true, Date.now());
     await snap(fast, true, ['README.md']); // the last warm one of the streak
     const verified = await snap(fast, true, ['README.md']);
     expect(inRepo(fast, ['show', `${verified}:src/d9/e4/f9.ts`])).toContain('unhinted again');
@@ -189,6 +190,22 @@ describe('warm (hinted) snapshots', () => {
     const full = await snap(third, true, ['src/d11/e1/f11.ts']);
     expect(inRepo(third, ['show', `${full}:src/d10/e0/f10.ts`])).toContain('unhinted');
     expect(inRepo(third, ['ls-tree', '-r', '--name-only', full])).not.toContain('src/d12/');
+  });
+
+  it('a new process skips the ignore sweep only while rules and index are as the last snapshot left them', async () => {
+    const root = bigWorkspace(300);
+    const { ws, repo } = await openTemp(root);
+    const t1 = await snap(repo, true);
+    expect(inRepo(repo, ['ls-tree', '-r', '--name-only', t1])).toContain('src/d1/e1/f1.ts');
+    // A snapshot killed after staging a new .gitignore but before its sweep: the index holds the new rules
+    // (so the next scan sees no .gitignore change) and still holds the file they exclude.
+    writeFileSync(path.join(root, '.gitignore'), 'ignored/\n*.log\nsrc/d1/\n');
+    execFileSync('git', [`--git-dir=${repo.gitDir}`, `--work-tree=${root}`, 'update-index', '--add', '.gitignore'], {
+      env: gitEnv,
+    });
+    const next = await ShadowRepo.open(ws);
+    const t2 = await snap(next, true);
+    expect(inRepo(next, ['ls-tree', '-r', '--name-only', t2])).not.toContain('src/d1/');
   });
 
   it('falls back to a full scan when a hint touches the ignore rules or is not a plain path', async () => {

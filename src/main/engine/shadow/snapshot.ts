@@ -7,7 +7,7 @@ import { listIgnoredTracked, listWorkTreeChanges } from '../git/lsFiles';
 import type { GitRunner } from '../git/runner';
 import { addToIndex, removeFromIndex, writeTree } from '../git/updateIndex';
 import { fastFirstAdd, useFastFirst } from './fastFirstSnapshot';
-import { recordScan, warmScope } from './warmScope';
+import { checkScan, recordScan, warmScope } from './warmScope';
 import { walkUntrackedDirs } from './walkUntracked';
 
 export const DEFAULT_SIZE_CAP = 50 * 1024 * 1024;
@@ -43,7 +43,8 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   ctx.onProgress?.({ phase: 'scan', done: 0 });
   // Warm path (engineer E, warmScope.ts): with trusted hints, git checks only those paths; null = full scan.
   const scanStarted = Date.now();
-  const scope = await warmScope(git.gitDir, ctx.hintPaths, scanStarted);
+  const scan = await checkScan(git.gitDir);
+  const scope = warmScope(scan, ctx.hintPaths, scanStarted);
   const noChanges = Promise.resolve({ others: [], modified: [], deleted: [] });
   const listed =
     scope === null ? listWorkTreeChanges(git) : scope.length > 0 ? listWorkTreeChanges(git, scope) : noChanges;
@@ -131,14 +132,15 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   }
 
   const touchedRules = [...toAdd, ...toRemove].some((p) => RULE_FILES.has(p.slice(p.lastIndexOf('/') + 1)));
-  // A warm snapshot runs only under the exclude rules of the last full scan, which did this sweep (warmScope.ts).
-  if ((ctx.rulesChanged && scope === null) || touchedRules) {
+  // Not when the rules and the index are exactly as the last completed snapshot left them: its sweep holds
+  // (warmScope.ts "settled"; rulesChanged is also true for the first snapshot of every process).
+  if ((ctx.rulesChanged && !scan.settled) || touchedRules) {
     // Files captured earlier that the rules now exclude leave the checkpoint (and so are never restored over).
     await removeFromIndex(git, await listIgnoredTracked(git));
   }
   ctx.onProgress?.({ phase: 'tree', done: toAdd.length, total: toAdd.length });
   const tree = await writeTree(git);
-  await recordScan(git.gitDir, scope !== null, scanStarted);
+  await recordScan(git.gitDir, scan, scope !== null, scanStarted);
   return { tree, notCaptured };
 }
 

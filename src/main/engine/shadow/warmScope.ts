@@ -11,19 +11,22 @@
  * What a hint cannot see (a file changed at the same time by someone else) is caught by a full scan, which
  * runs instead of the warm one when any of these holds:
  *  - no hints were given (Bash tools, `retrace checkpoint`, restores' safety checkpoints, diffs to "working");
- *  - the index is empty (a first snapshot), or a hint names an ignore file, or the shadow's exclude file
- *    (defaults + .retraceignore) differs from the one the last full scan ran with — that full scan also
- *    removed what those rules exclude, so a warm snapshot needs no ignore sweep of its own;
+ *  - the state is not settled (below), or a hint names an ignore file;
  *  - a hint is not a plain workspace-relative path, or there are more than MAX_HINTS of them;
- *  - WARM_MAX_STREAK warm snapshots ran since the last full one, or it is older than WARM_MAX_AGE_MS.
+ *  - WARM_MAX_STREAK warm snapshots ran since the last full one, or it started more than WARM_MAX_AGE_MS ago.
  * So a checkpoint is never more than WARM_MAX_STREAK hook calls or a minute behind an unhinted change, and a
  * restore never loses one: its safety checkpoint is always a full scan.
+ *
+ * "Settled": the shadow's exclude file (defaults + .retraceignore) and its index are byte for byte what the
+ * last completed snapshot left (<gitDir>/retrace-scan.json records both). Then that snapshot's ignore sweep
+ * still holds and need not be redone — which also spares a new process (every CLI and hook call) the sweep
+ * over the whole index that its first snapshot would otherwise run. Anything else that touched the index
+ * (a snapshot killed midway, a repair) or the rules makes the next snapshot a full one with the sweep.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { hasGitSegment } from '../excludes';
-import { indexIsEmpty } from './fastFirstSnapshot';
 
 export const WARM_MAX_STREAK = 20;
 export const WARM_MAX_AGE_MS = 60_000;
@@ -36,8 +39,16 @@ interface ScanState {
   lastFullAt: number;
   /** Warm snapshots since then. */
   warmSinceFull: number;
-  /** sha1 of <gitDir>/info/exclude when it ran. */
+  /** sha1 of <gitDir>/info/exclude as the last snapshot ran. */
   excludes: string;
+  /** The index's own trailing checksum as the last snapshot left it. */
+  index: string;
+}
+
+/** What a snapshot learns about the last one before it starts (read once, before it changes the index). */
+export interface ScanCheck {
+  state: ScanState | null;
+  settled: boolean;
 }
 
 async function excludesHash(gitDir: string): Promise<string> {
@@ -45,15 +56,44 @@ async function excludesHash(gitDir: string): Promise<string> {
   return createHash('sha1').update(bytes).digest('hex');
 }
 
+/** The last 20 bytes of the index (git's checksum of it), or '' when there is no index. */
+async function indexChecksum(gitDir: string): Promise<string> {
+  let fh;
+  try {
+    fh = await fs.open(path.join(gitDir, 'index'), 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const { size } = await fh.stat();
+    if (size < 32) return '';
+    const tail = Buffer.alloc(20);
+    await fh.read(tail, 0, 20, size - 20);
+    return tail.toString('hex');
+  } finally {
+    await fh.close();
+  }
+}
+
 async function readState(gitDir: string): Promise<ScanState | null> {
   try {
     const s = JSON.parse(await fs.readFile(path.join(gitDir, STATE_FILE), 'utf8')) as Partial<ScanState>;
-    return typeof s.lastFullAt === 'number' && typeof s.warmSinceFull === 'number' && typeof s.excludes === 'string'
-      ? { lastFullAt: s.lastFullAt, warmSinceFull: s.warmSinceFull, excludes: s.excludes }
-      : null;
+    const ok =
+      typeof s.lastFullAt === 'number' &&
+      typeof s.warmSinceFull === 'number' &&
+      typeof s.excludes === 'string' &&
+      typeof s.index === 'string';
+    return ok ? (s as ScanState) : null;
   } catch {
     return null; // missing or damaged: the next snapshot is a full one
   }
+}
+
+export async function checkScan(gitDir: string): Promise<ScanCheck> {
+  const state = await readState(gitDir);
+  if (!state || state.index === '') return { state, settled: false };
+  const [excludes, index] = await Promise.all([excludesHash(gitDir), indexChecksum(gitDir)]);
+  return { state, settled: excludes === state.excludes && index === state.index };
 }
 
 function isPlainRelative(p: string): boolean {
@@ -65,30 +105,29 @@ function isPlainRelative(p: string): boolean {
  * The paths this snapshot may limit itself to, or null for a full scan. `[]` is a valid answer: the caller
  * says nothing changed, and git is not asked at all.
  */
-export async function warmScope(
-  gitDir: string,
+export function warmScope(
+  check: ScanCheck,
   hintPaths: readonly string[] | undefined,
   now: number = Date.now(),
-): Promise<string[] | null> {
+): string[] | null {
   if (!hintPaths || process.env.RETRACE_FAST_PATHS === '0') return null;
+  const { state, settled } = check;
+  if (!settled || !state || state.warmSinceFull >= WARM_MAX_STREAK || now - state.lastFullAt > WARM_MAX_AGE_MS)
+    return null;
   if (hintPaths.length > MAX_HINTS) return null;
   for (const p of hintPaths) {
     if (!isPlainRelative(p) || hasGitSegment(p) || RULE_FILES.has(p.slice(p.lastIndexOf('/') + 1))) return null;
   }
-  const state = await readState(gitDir);
-  if (!state || state.warmSinceFull >= WARM_MAX_STREAK || now - state.lastFullAt > WARM_MAX_AGE_MS) return null;
-  if (state.excludes !== (await excludesHash(gitDir))) return null;
-  if (await indexIsEmpty(gitDir)) return null;
   return [...new Set(hintPaths)].sort();
 }
 
-/** Record that a snapshot ran, warm (scoped) or full. Written after the snapshot's tree exists. */
-export async function recordScan(gitDir: string, scoped: boolean, now: number = Date.now()): Promise<void> {
-  const prev = scoped ? await readState(gitDir) : null;
+/** Record a completed snapshot, warm (scoped) or full: call after its tree is written. */
+export async function recordScan(gitDir: string, check: ScanCheck, scoped: boolean, started: number): Promise<void> {
+  const [excludes, index] = await Promise.all([excludesHash(gitDir), indexChecksum(gitDir)]);
   const next: ScanState =
-    scoped && prev
-      ? { ...prev, warmSinceFull: prev.warmSinceFull + 1 }
-      : { lastFullAt: now, warmSinceFull: 0, excludes: await excludesHash(gitDir) };
+    scoped && check.state
+      ? { ...check.state, warmSinceFull: check.state.warmSinceFull + 1, excludes, index }
+      : { lastFullAt: started, warmSinceFull: 0, excludes, index };
   const file = path.join(gitDir, STATE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
   await fs.writeFile(tmp, JSON.stringify(next));
