@@ -54,6 +54,7 @@ describe('Claude Code transcript → conversation', () => {
     });
     expect(c.sessionId).toBe('a7da6a22-facc-4fcd-8bab-f83c87862004');
     expect(c.cwd).toBe('/src/deep-manifest');
+    expect(c.title).toBe("It's been a while - I see that I have pending changes, examine them, add and co…");
     const count = (r: string) => c.messages.filter((m) => m.role === r).length;
     expect(c.messages).toHaveLength(225);
     expect([count('user'), count('system'), count('tool'), count('assistant')]).toEqual([9, 5, 108, 103]);

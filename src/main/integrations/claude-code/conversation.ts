@@ -215,11 +215,15 @@ export function parseConversation(input: TranscriptInput): Conversation {
   linkSubagents(subagents, toolUses, toolResults, onChain);
 
   const summary = summaries.filter((s) => byUuid.has(s.leafUuid)).at(-1)?.summary ?? null;
+  // Else the first prompt the user typed (not a slash command's markup), first line, as Retrace titles go.
+  const typed = messages.find((m) => !m.hidden && m.kind === 'prompt' && !m.text.trimStart().startsWith('<'));
+  const firstLine = typed?.text.trim().split('\n')[0]!.trim();
+  const promptTitle = firstLine ? (firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine) : null;
   return {
     sessionId: str(first?.entry.data.sessionId) ?? null,
     cwd,
     version: str(mainChain.at(-1)?.entry.data.version) ?? str(first?.entry.data.version) ?? null,
-    title: customTitle ?? summary,
+    title: customTitle ?? summary ?? promptTitle,
     leafUuid: leaf?.uuid ?? null,
     messages,
     lines,
