@@ -202,6 +202,70 @@ describe('per-step file states', () => {
     expect(r.checkpoints[0]!.states.get('CLAUDE.md')).toBeNull();
   });
 
+  it('an Edit whose old string is not found verbatim (Claude Code normalised quotes) is replayed from its structuredPatch', () => {
+    const cwd = '/w';
+    const base = { isSidechain: false, cwd, sessionId: 's1' };
+    const lines = [
+      {
+        ...base,
+        parentUuid: null,
+        type: 'user',
+        message: { role: 'user', content: 'fix' },
+        uuid: 'p1',
+        timestamp: '2025-01-01T00:00:00.000Z',
+      },
+      {
+        ...base,
+        parentUuid: 'p1',
+        type: 'assistant',
+        message: {
+          id: 'm1',
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 't1',
+              name: 'Edit',
+              input: { file_path: '/w/q.txt', old_string: 'say "hi"', new_string: 'say "bye"' },
+            },
+          ],
+        },
+        uuid: 'a1',
+        timestamp: '2025-01-01T00:00:01.000Z',
+      },
+      {
+        ...base,
+        parentUuid: 'a1',
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
+        toolUseResult: {
+          filePath: '/w/q.txt',
+          oldString: 'say "hi"',
+          newString: 'say "bye"',
+          originalFile: 'one\nsay “hi”\nthree\n',
+          structuredPatch: [
+            {
+              oldStart: 1,
+              oldLines: 3,
+              newStart: 1,
+              newLines: 3,
+              lines: [' one', '-say “hi”', '+say “bye”', ' three'],
+            },
+          ],
+        },
+        uuid: 'r1',
+        timestamp: '2025-01-01T00:00:02.000Z',
+      },
+    ];
+    const c = parseConversation({ text: lines.map((l) => JSON.stringify(l)).join('\n') + '\n' });
+    const r = reconstructSteps(c);
+    expect(r.checkpoints.map((cp) => cp.states.get('q.txt'))).toEqual([
+      'one\nsay “hi”\nthree\n',
+      'one\nsay “bye”\nthree\n',
+    ]);
+    expect(r.checkpoints[1]!.rebuilt).toEqual(['q.txt']);
+  });
+
   it('file-history backups give the state at a prompt when the transcript lacks it', () => {
     const cwd = '/w';
     const ctx = { sessionId: 's1', cwd };
