@@ -17,6 +17,8 @@ export interface TempWorld {
   dir: string;
   /** RETRACE_HOME for every process of this test. */
   home: string;
+  /** More environment for every process (e.g. CLAUDE_CONFIG_DIR). */
+  env: Record<string, string>;
   cleanup(): void;
 }
 
@@ -26,6 +28,7 @@ export function tempWorld(): TempWorld {
   return {
     dir,
     home,
+    env: {},
     cleanup() {
       rmSync(dir, { recursive: true, force: true });
       rmSync(home, { recursive: true, force: true });
@@ -36,7 +39,7 @@ export function tempWorld(): TempWorld {
 /** Run `retrace ARGS --json` in the workspace; returns the parsed JSON. */
 export async function cli<T = Record<string, unknown>>(world: TempWorld, args: string[]): Promise<T> {
   const { stdout } = await run(process.execPath, [BIN, ...args, '--cwd', world.dir, '--json'], {
-    env: { ...process.env, RETRACE_HOME: world.home },
+    env: { ...process.env, ...world.env, RETRACE_HOME: world.home },
     cwd: world.dir,
   });
   return JSON.parse(stdout) as T;
@@ -66,7 +69,7 @@ export interface Served {
 export function serve(world: TempWorld, opts: { dir?: string | null; cwd?: string } = {}): Promise<Served> {
   const dirArgs = opts.dir === null ? [] : [opts.dir ?? world.dir];
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', ...dirArgs, '--no-open', '--port', '0'], {
-    env: { ...process.env, RETRACE_HOME: world.home },
+    env: { ...process.env, ...world.env, RETRACE_HOME: world.home },
     cwd: opts.cwd ?? world.dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -207,8 +207,10 @@ export function startApp(): void {
 
   void app.whenReady().then(async () => {
     // Nothing the page asks for (camera, notifications, clipboard-read …) is granted.
-    session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-    session.defaultSession.setPermissionCheckHandler(() => false);
+    // The one exception: writing text to the clipboard ("Copy command" for `claude --resume`).
+    const allowed = (permission: string) => permission === 'clipboard-sanitized-write';
+    session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(allowed(permission)));
+    session.defaultSession.setPermissionCheckHandler((_wc, permission) => allowed(permission));
     protocol.handle(APP_SCHEME, async (request) => {
       const url = new URL(request.url);
       const file = url.host === 'app' ? await readStaticFile(RENDERER_DIR, url.pathname) : null;

@@ -33,6 +33,7 @@ export function DiffView() {
   const showEditor = notice === null && file !== null;
   return (
     <div className="diff-pane">
+      <Provenance />
       <div className="diff-toolbar">
         <span className="diff-path">{selectedPath ?? ''}</span>
         <button type="button" className="toggle" aria-pressed={inline} onClick={toggleInline}>
@@ -116,4 +117,20 @@ function MonacoDiff(props: {
   }, [file, contentKey]);
 
   return <div className="monaco-host" ref={host} hidden={!props.visible} data-testid="diff-editor" />;
+}
+
+/** Imported checkpoints say which files were rebuilt from the transcript, and which could not be. */
+function Provenance() {
+  const reconstructed = useStore((s) => {
+    const cp = s.checkpoints[s.selected];
+    return cp ? s.messages[cp.index]?.meta?.reconstructed : undefined;
+  });
+  if (!reconstructed) return null;
+  const { files, missing } = reconstructed;
+  return (
+    <p className="provenance">
+      {files.length > 0 && `Rebuilt from the transcript: ${files.join(', ')}.`}
+      {missing.length > 0 && ` Could not rebuild: ${missing.join(', ')}.`}
+    </p>
+  );
 }

@@ -109,6 +109,13 @@ const Row = memo(function Row(props: {
       </span>
       <span className="row-main">
         <span className="excerpt">{excerpt(m.text) || <em>(no text)</em>}</span>
+        {!m.hash && m.meta?.checkpointUnavailable && (
+          <span className="cp-meta">
+            <span className="unavailable-badge" title="The source had a checkpoint here that could not be brought in">
+              checkpoint unavailable
+            </span>
+          </span>
+        )}
         {m.hash && (
           <span className="cp-meta">
             <code className="hash">{shortHash(m.hash)}</code>

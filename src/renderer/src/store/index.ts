@@ -43,6 +43,8 @@ export interface Banner {
   text: string;
   /** The restore can be undone from the banner. */
   undo: 'undo' | 'redo' | null;
+  /** Claude Code sessions: the command that continues the forked transcript. */
+  resume?: string;
 }
 
 export interface State {
@@ -396,7 +398,9 @@ export async function restore(mode: RestoreMode, paths?: string[]): Promise<void
     const r = await api.restore({ workspace: s.workspace.id, target: cp.hash, mode, ...(paths ? { paths } : {}) });
     const result = take(r);
     if (!result) return;
-    set({ banner: { text: describeRestore(result, paths), undo: 'undo' }, error: null });
+    const banner: Banner = { text: describeRestore(result, paths), undo: 'undo' };
+    if (result.resume) banner.resume = result.resume.command;
+    set({ banner, error: null });
     await afterRestore(mode !== 'code');
   } finally {
     set({ busy: false });
