@@ -16,8 +16,10 @@ const EXISTING = {
   },
 };
 
-/** PATH with git and node but no `retrace`. */
-const basePath = [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
+/** PATH with git and node but no `retrace` (a machine may have one from `npm link`). */
+const basePath = [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin']
+  .filter((d) => !existsSync(join(d, 'retrace')))
+  .join(':');
 
 describe('retrace install claude-code', () => {
   it('adds the three hooks to the user settings, keeps every other setting and hook, and is idempotent', async () => {

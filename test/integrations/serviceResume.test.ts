@@ -1,7 +1,7 @@
 /** The app's path: the service's restore of a Claude Code session's conversation answers with `resume`. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createService } from '../../src/main/service';
 import { importClaudeCode } from '../../src/main/integrations/claude-code/import';
 import { cleanupTempDirs, fileSha, makeWorkspace, tempDir, tempHome } from '../helpers';
@@ -20,6 +20,13 @@ describe('service restore of a Claude Code session', () => {
     writeFileSync(file, rewindTranscript(ws));
     const sha = fileSha(file);
     await importClaudeCode({ file, dataHome: home, env: { CLAUDE_CONFIG_DIR: config } });
+    // The service forks with the process's environment: keep any file-history copy inside the temp config.
+    const saved = process.env.CLAUDE_CONFIG_DIR;
+    process.env.CLAUDE_CONFIG_DIR = config;
+    onTestFinished(() => {
+      if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+      else process.env.CLAUDE_CONFIG_DIR = saved;
+    });
 
     const service = createService({ host: 'serve', dataHome: home });
     const opened = await service.dispatch('openWorkspace', { path: ws });
