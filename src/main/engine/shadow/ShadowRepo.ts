@@ -17,6 +17,7 @@ import { GitRunner } from '../git/runner';
 import type { WorkspaceRef } from '../workspace';
 import { ShadowDoctor } from './repair';
 import { applyPaths, planRestore, type RestorePlan } from './restore';
+import { TreeCache } from './treeCache';
 import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
 
 export interface ShadowRepoOptions {
@@ -30,6 +31,8 @@ const HEX = /^[0-9a-f]+$/;
 export class ShadowRepo {
   readonly gitDir: string;
   private rulesChecked = false;
+  /** Commit → tree, immutable, so asked of git once per commit (treeCache.ts). */
+  private readonly trees = new TreeCache();
   /** Detects and repairs a damaged repository (shadow/repair.ts). */
   private readonly doctor: ShadowDoctor;
 
@@ -82,8 +85,10 @@ export class ShadowRepo {
     });
   }
 
-  commit(tree: string, parent: string | null, message: string): Promise<string> {
-    return this.guard(() => commitTree(this.git, tree, parent, message));
+  async commit(tree: string, parent: string | null, message: string): Promise<string> {
+    const hash = await this.guard(() => commitTree(this.git, tree, parent, message));
+    this.trees.set(hash, tree);
+    return hash;
   }
 
   async readRef(ref: string): Promise<string | null> {
@@ -138,8 +143,11 @@ export class ShadowRepo {
   }
 
   async treeOf(commitOrTree: string): Promise<string> {
+    const known = this.trees.get(commitOrTree);
+    if (known) return known;
     const tree = await this.guard(() => peelToTree(this.git, commitOrTree));
     if (!tree) throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no such checkpoint or tree: ${commitOrTree}`);
+    this.trees.set(commitOrTree, tree);
     return tree;
   }
 
