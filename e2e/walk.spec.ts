@@ -106,11 +106,15 @@ test('open, scrub with the keys, read the diff, restore code / conversation / bo
   await expect(diffEditor(page)).toContainText('hello, ${name}');
   await page.keyboard.press('k');
   await expectSelected(page, 0);
+  // Each checkpoint opens on its first file (README.md here); the list picks another.
+  await expect(diffEditor(page)).toContainText('Says hello.');
+  await files.getByRole('button', { name: /src\/greet\.js/ }).click();
   await expect(diffEditor(page)).toContainText("return 'hello';");
   await page.keyboard.press('j');
   await expectSelected(page, 1);
   await page.keyboard.press('ArrowRight');
   await expectSelected(page, 2);
+  await files.getByRole('button', { name: /src\/greet\.js/ }).click();
   await expect(diffEditor(page)).toContainText('Hello, ${name}!');
   await expect(page.locator('.monaco-diff-editor .editor.original')).toContainText('hello, ${name}');
 

@@ -206,14 +206,15 @@ export async function reloadTimeline(opts: { follow: boolean }): Promise<void> {
   loadedPages.add(0);
   let selected = page.checkpoints.length - 1;
   const keep = get().checkpoints[get().selected]?.hash;
+  let kept = -1;
   if (!opts.follow && keep) {
-    const kept = page.checkpoints.findIndex((c) => c.hash === keep);
+    kept = page.checkpoints.findIndex((c) => c.hash === keep);
     if (kept >= 0) selected = kept;
   }
   set({ total: page.total, messages, checkpoints: page.checkpoints });
   const target = page.checkpoints[selected];
   if (target) void ensureRange(target.index, target.index);
-  select(selected);
+  select(selected, { keepFile: kept >= 0 });
 }
 
 /** Load the pages that hold rows start..end (inclusive), if not loaded yet. */
@@ -286,12 +287,13 @@ function diffSides(s: State, index: number): { from: Hash | null; to: DiffSide }
     : { from: cp.hash, to: 'working' };
 }
 
-export function select(index: number): void {
+/** Select a checkpoint by its place in the list; `keepFile` when it is the same checkpoint as before (a reload). */
+export function select(index: number, opts: { keepFile?: boolean } = {}): void {
   const s = get();
   if (s.checkpoints.length === 0) return set({ selected: -1, summary: null, file: null, diffKey: null, fileKey: null });
   const i = Math.max(0, Math.min(s.checkpoints.length - 1, index));
   set({ selected: i, preview: null });
-  void refreshDiff();
+  void refreshDiff({ keepFile: opts.keepFile ?? false });
 }
 
 export function move(delta: number): void {
@@ -307,10 +309,14 @@ export function move(delta: number): void {
 export function setCompare(mode: CompareMode): void {
   if (get().compare === mode) return;
   set({ compare: mode });
-  void refreshDiff();
+  void refreshDiff({ keepFile: true });
 }
 
-async function refreshDiff(): Promise<void> {
+/**
+ * Load the selected checkpoint's diff. A new checkpoint shows its first file (UI.md); the same checkpoint
+ * seen another way (compare mode, files changed on disk) keeps the file the user was reading, if still listed.
+ */
+async function refreshDiff(opts: { keepFile: boolean }): Promise<void> {
   const s = get();
   const ws = s.workspace;
   const sides = diffSides(s, s.selected);
@@ -325,7 +331,7 @@ async function refreshDiff(): Promise<void> {
     summary = take(r);
     if (!summary) return;
   }
-  const previous = get().selectedPath;
+  const previous = opts.keepFile ? get().selectedPath : null;
   const path = summary.files.some((f) => f.path === previous) ? previous : (summary.files[0]?.path ?? null);
   set({ summary, selectedPath: path });
   await showFile(path);
@@ -433,7 +439,7 @@ async function afterRestore(conversationChanged: boolean): Promise<void> {
   forgetWorking();
   const jobs: Promise<void>[] = [refreshStatus()];
   if (conversationChanged) jobs.push(reloadTimeline({ follow: false }), loadSessions(false));
-  else if (get().compare === 'since') jobs.push(refreshDiff());
+  else if (get().compare === 'since') jobs.push(refreshDiff({ keepFile: true }));
   await Promise.all(jobs);
 }
 
@@ -457,7 +463,7 @@ export function handleEvent(e: RetraceEvent): void {
       break;
     case 'files-changed':
       forgetWorking();
-      if (s.compare === 'since') void refreshDiff();
+      if (s.compare === 'since') void refreshDiff({ keepFile: true });
       void refreshStatus();
       break;
     case 'restored':
