@@ -191,7 +191,12 @@ export function lastAssistantReply(transcript: string): { text: string; uuid: st
       continue;
     }
     if (d.isSidechain === true) continue;
-    if (d.type === 'user' && apiId !== undefined) break; // the reply starts after the last user line
+    if (d.type === 'user') {
+      if (apiId !== undefined) break; // the reply starts after the last user line
+      // A prompt before any reply text: this turn's reply is not written yet — never take the previous turn's.
+      if (isPrompt(d)) return null;
+      continue;
+    }
     if (d.type !== 'assistant') continue;
     const msg = obj(d.message);
     const id = str(msg?.id);
@@ -207,4 +212,13 @@ export function lastAssistantReply(transcript: string): { text: string; uuid: st
     parts.unshift(...texts);
   }
   return uuid ? { text: parts.join('\n\n'), uuid } : null;
+}
+
+/** A user line the person typed (not a tool result, not Claude Code's own meta line). */
+function isPrompt(d: Record<string, unknown>): boolean {
+  if (d.isMeta === true) return false;
+  const content = obj(d.message)?.content;
+  if (typeof content === 'string') return true;
+  const blocks = (arr(content) ?? []).map(obj);
+  return blocks.some((b) => b?.type === 'text') && !blocks.some((b) => b?.type === 'tool_result');
 }

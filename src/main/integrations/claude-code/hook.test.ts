@@ -1,0 +1,111 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { line as rawLine, text, toolResult, toolUse } from '../../../../test/integrations/claudeTranscript';
+import { cleanupTempDirs, tempDir } from '../../../../test/helpers';
+import { lastAssistantReply, planRecord } from './hook';
+
+afterAll(cleanupTempDirs);
+
+const ctx = { sessionId: 's', cwd: '/w' };
+const line = (spec: Parameters<typeof rawLine>[0]) => rawLine(spec, ctx);
+const t = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString();
+
+function transcript(lines: string[]): string {
+  const file = join(tempDir(), 's.jsonl');
+  writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+describe('hook helpers', () => {
+  it("the final reply: this turn's text lines of one response, joined; sidechains and tool results skipped", () => {
+    const file = transcript([
+      line({ type: 'user', uuid: 'p0', parent: null, ts: t(0), content: 'first' }),
+      line({ type: 'assistant', uuid: 'x0', parent: 'p0', ts: t(1), apiId: 'm0', content: text('old reply') }),
+      line({ type: 'user', uuid: 'p1', parent: 'x0', ts: t(2), content: 'second' }),
+      line({
+        type: 'assistant',
+        uuid: 'a1',
+        parent: 'p1',
+        ts: t(3),
+        apiId: 'm1',
+        content: toolUse('tu', 'Bash', { command: 'ls' }),
+      }),
+      line({ type: 'user', uuid: 'r1', parent: 'a1', ts: t(4), content: toolResult('tu', 'ok') }),
+      line({ type: 'assistant', uuid: 'a2', parent: 'r1', ts: t(5), apiId: 'm2', content: text('New') }),
+      line({
+        type: 'assistant',
+        uuid: 's1',
+        parent: null,
+        ts: t(6),
+        apiId: 'ms',
+        sidechain: true,
+        content: text('sub-agent'),
+      }),
+      line({ type: 'assistant', uuid: 'a3', parent: 'a2', ts: t(7), apiId: 'm2', content: text('reply.') }),
+    ]);
+    expect(lastAssistantReply(file)).toEqual({ text: 'New\n\nreply.', uuid: 'a3' });
+  });
+
+  it("never the previous turn's reply when this turn's is not written yet", () => {
+    const file = transcript([
+      line({ type: 'user', uuid: 'p0', parent: null, ts: t(0), content: 'first' }),
+      line({ type: 'assistant', uuid: 'x0', parent: 'p0', ts: t(1), apiId: 'm0', content: text('old reply') }),
+      line({ type: 'user', uuid: 'p1', parent: 'x0', ts: t(2), content: 'second' }),
+      line({
+        type: 'assistant',
+        uuid: 'a1',
+        parent: 'p1',
+        ts: t(3),
+        apiId: 'm1',
+        content: toolUse('tu', 'Bash', { command: 'ls' }),
+      }),
+      line({ type: 'user', uuid: 'r1', parent: 'a1', ts: t(4), content: toolResult('tu', 'ok') }),
+    ]);
+    expect(lastAssistantReply(file)).toBeNull();
+    expect(lastAssistantReply('/no/such/transcript.jsonl')).toBeNull();
+  });
+
+  it('what each event records', () => {
+    expect(planRecord({ hook_event_name: 'UserPromptSubmit', prompt: 'hi' })).toMatchObject({
+      role: 'user',
+      text: 'hi',
+    });
+    expect(
+      planRecord({ hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: '/w/a' } }),
+    ).toBeNull();
+    expect(
+      planRecord({
+        hook_event_name: 'PostToolUse',
+        tool_name: 'MultiEdit',
+        cwd: '/w',
+        tool_use_id: 'toolu_1',
+        tool_input: { file_path: '/w/src/a.ts', edits: [] },
+      }),
+    ).toEqual({
+      role: 'tool',
+      text: 'MultiEdit src/a.ts',
+      meta: { tool: 'MultiEdit', file: 'src/a.ts', sourceId: 'toolu_1' },
+      file: '/w/src/a.ts',
+    });
+    expect(
+      planRecord({
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Edit',
+        cwd: '/w',
+        agent_type: 'Explore',
+        tool_input: { file_path: '/w/b' },
+      })!.text,
+    ).toBe('Edit b (sub-agent Explore)');
+    expect(
+      planRecord({
+        hook_event_name: 'PostToolUse',
+        tool_name: 'NotebookEdit',
+        cwd: '/w',
+        tool_input: { notebook_path: '/w/n.ipynb' },
+      }),
+    ).toMatchObject({ text: 'NotebookEdit n.ipynb', file: '/w/n.ipynb' });
+    expect(planRecord({ hook_event_name: 'Stop' })).toMatchObject({ role: 'assistant' });
+    expect(planRecord({ hook_event_name: 'SessionStart' })).toBeNull();
+  });
+});
