@@ -154,6 +154,7 @@ export class ShadowRepo {
   /** Changes between two commits or trees (null = the empty tree): renames, +/-, binary, any path. */
   async diff(from: string | null, to: string): Promise<FileChange[]> {
     const [a, b] = await Promise.all([from === null ? EMPTY_TREE : this.treeOf(from), this.treeOf(to)]);
+    if (a === b) return []; // a no-change checkpoint: nothing to ask git
     return this.guard(() => diffTreeFiles(this.git, a, b));
   }
 

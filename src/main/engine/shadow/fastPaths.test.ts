@@ -165,8 +165,10 @@ describe('warm (hinted) snapshots', () => {
 
     // …and so does a hinted one once the warm streak is used up.
     appendFileSync(path.join(root, 'src/d9/e4/f9.ts'), '// unhinted again\n');
-    for (let i = 0; i < WARM_MAX_STREAK - 1; i++)
-      await recordScan(fast.gitDir, await checkScan(fast.gitDir), true, Date.now());
+    for (let i = 0; i < WARM_MAX_STREAK - 1; i++) {
+      const check = await checkScan(fast.gitDir);
+      await recordScan(fast.gitDir, check, true, Date.now(), check.state!.tree);
+    }
     await snap(fast, true, ['README.md']); // the last warm one of the streak
     const verified = await snap(fast, true, ['README.md']);
     expect(inRepo(fast, ['show', `${verified}:src/d9/e4/f9.ts`])).toContain('unhinted again');

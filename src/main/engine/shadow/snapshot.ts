@@ -7,7 +7,7 @@ import { listIgnoredTracked, listWorkTreeChanges } from '../git/lsFiles';
 import type { GitRunner } from '../git/runner';
 import { addToIndex, removeFromIndex, writeTree } from '../git/updateIndex';
 import { fastFirstAdd, useFastFirst } from './fastFirstSnapshot';
-import { checkScan, recordScan, warmScope } from './warmScope';
+import { checkScan, recordScan, unchangedTree, warmScope } from './warmScope';
 import { walkUntrackedDirs } from './walkUntracked';
 
 export const DEFAULT_SIZE_CAP = 50 * 1024 * 1024;
@@ -134,13 +134,16 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   const touchedRules = [...toAdd, ...toRemove].some((p) => RULE_FILES.has(p.slice(p.lastIndexOf('/') + 1)));
   // Not when the rules and the index are exactly as the last completed snapshot left them: its sweep holds
   // (warmScope.ts "settled"; rulesChanged is also true for the first snapshot of every process).
-  if ((ctx.rulesChanged && !scan.settled) || touchedRules) {
+  const sweep = (ctx.rulesChanged && !scan.settled) || touchedRules;
+  if (sweep) {
     // Files captured earlier that the rules now exclude leave the checkpoint (and so are never restored over).
     await removeFromIndex(git, await listIgnoredTracked(git));
   }
   ctx.onProgress?.({ phase: 'tree', done: toAdd.length, total: toAdd.length });
-  const tree = await writeTree(git);
-  await recordScan(git.gitDir, scan, scope !== null, scanStarted);
+  // Nothing staged into a settled index: it is the index the last snapshot wrote its tree from (warmScope.ts).
+  const same = toAdd.length === 0 && toRemove.size === 0 && !sweep ? unchangedTree(scan) : null;
+  const tree = same ?? (await writeTree(git));
+  await recordScan(git.gitDir, scan, scope !== null, scanStarted, tree);
   return { tree, notCaptured };
 }
 

@@ -43,6 +43,8 @@ interface ScanState {
   excludes: string;
   /** The index's own trailing checksum as the last snapshot left it. */
   index: string;
+  /** The tree that index wrote. */
+  tree: string;
 }
 
 /** What a snapshot learns about the last one before it starts (read once, before it changes the index). */
@@ -82,7 +84,8 @@ async function readState(gitDir: string): Promise<ScanState | null> {
       typeof s.lastFullAt === 'number' &&
       typeof s.warmSinceFull === 'number' &&
       typeof s.excludes === 'string' &&
-      typeof s.index === 'string';
+      typeof s.index === 'string' &&
+      typeof s.tree === 'string';
     return ok ? (s as ScanState) : null;
   } catch {
     return null; // missing or damaged: the next snapshot is a full one
@@ -121,13 +124,27 @@ export function warmScope(
   return [...new Set(hintPaths)].sort();
 }
 
+/**
+ * The tree of the index when nothing was staged since the last completed snapshot and its index is untouched
+ * (settled): the same index writes the same tree, so `write-tree` need not run again.
+ */
+export function unchangedTree(check: ScanCheck): string | null {
+  return check.settled && check.state ? check.state.tree : null;
+}
+
 /** Record a completed snapshot, warm (scoped) or full: call after its tree is written. */
-export async function recordScan(gitDir: string, check: ScanCheck, scoped: boolean, started: number): Promise<void> {
+export async function recordScan(
+  gitDir: string,
+  check: ScanCheck,
+  scoped: boolean,
+  started: number,
+  tree: string,
+): Promise<void> {
   const [excludes, index] = await Promise.all([excludesHash(gitDir), indexChecksum(gitDir)]);
   const next: ScanState =
     scoped && check.state
-      ? { ...check.state, warmSinceFull: check.state.warmSinceFull + 1, excludes, index }
-      : { lastFullAt: started, warmSinceFull: 0, excludes, index };
+      ? { ...check.state, warmSinceFull: check.state.warmSinceFull + 1, excludes, index, tree }
+      : { lastFullAt: started, warmSinceFull: 0, excludes, index, tree };
   const file = path.join(gitDir, STATE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
   await fs.writeFile(tmp, JSON.stringify(next));
