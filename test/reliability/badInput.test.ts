@@ -27,6 +27,7 @@ import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createService } from '../../src/main/service';
 import {
+  CLI_BIN,
   cleanupTempDirs,
   cloneWorkspace,
   fsck,
@@ -89,21 +90,27 @@ interface Row {
 const NOBODY = { uid: 65534, gid: 65534 };
 const canDropPrivileges = ((): boolean => {
   if (process.getuid?.() !== 0) return false;
-  const r = spawnSync('setpriv', [
-    '--reuid=65534',
-    '--regid=65534',
-    '--clear-groups',
-    process.execPath,
-    '-e',
-    'process.exit(0)',
-  ]);
+  // `nobody` must be able to start the CLI itself (the checkout may live in a folder only root can enter).
+  const r = spawnSync(
+    'setpriv',
+    ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI_BIN, '--help'],
+    {
+      cwd: '/',
+    },
+  );
   return r.status === 0;
 })();
+const isRoot = process.getuid?.() === 0;
+/** Permission rows: as root they run the CLI as nobody; as anyone else chmod already works. */
 const asNobodyReason = (): string | null =>
-  canDropPrivileges ? null : 'running as root without setpriv to drop privileges: chmod cannot make files unreadable';
+  !isRoot || canDropPrivileges
+    ? null
+    : 'running as root, and the CLI cannot be started as nobody (no setpriv, or the checkout is not readable by nobody): chmod does not stop root';
+const unprivileged = (): Partial<CliOptions> => (isRoot ? { asUser: NOBODY } : {});
 
 /** Let `nobody` read the workspace and write the data dir (for the rows that run the CLI as nobody). */
 function handToNobody(ctx: Ctx): void {
+  if (!isRoot) return;
   for (const dir of [ctx.home, ctx.ws]) execFileSync('chown', ['-R', `${NOBODY.uid}:${NOBODY.gid}`, dir]);
 }
 
@@ -280,7 +287,7 @@ const rows: Row[] = [
       chmodSync(c.ws, 0o000);
     },
     args: (c) => ['checkpoint', '--cwd', c.ws],
-    opts: () => ({ asUser: NOBODY }),
+    opts: unprivileged,
     expect: { code: 'E_UNREADABLE', exit: 1 },
     unchanged: ['data'],
   },
@@ -294,7 +301,7 @@ const rows: Row[] = [
       chmodSync(join(c.ws, 'src/util.ts'), 0o000);
     },
     args: () => ['checkpoint'],
-    opts: () => ({ asUser: NOBODY }),
+    opts: unprivileged,
     expect: { code: 'E_UNREADABLE', exit: 1 },
     unchanged: ['workspace'],
   },
@@ -305,11 +312,11 @@ const rows: Row[] = [
     setup: (c) => {
       handToNobody(c);
       writeTree(c.ws, { 'private/secret.txt': 'x\n' });
-      execFileSync('chown', ['-R', `${NOBODY.uid}:${NOBODY.gid}`, join(c.ws, 'private')]);
+      if (isRoot) execFileSync('chown', ['-R', `${NOBODY.uid}:${NOBODY.gid}`, join(c.ws, 'private')]);
       chmodSync(join(c.ws, 'private'), 0o000);
     },
     args: () => ['checkpoint'],
-    opts: () => ({ asUser: NOBODY }),
+    opts: unprivileged,
     expect: { code: 'E_UNREADABLE', exit: 1 },
     unchanged: ['workspace'],
   },
@@ -582,7 +589,7 @@ const rows: Row[] = [
       chmodSync(c.home, 0o555);
     },
     args: () => ['checkpoint'],
-    opts: () => ({ asUser: NOBODY }),
+    opts: unprivileged,
     expect: { code: 'E_DATA_DIR', exit: 1 },
     unchanged: ['workspace', 'data'],
   },
