@@ -79,7 +79,7 @@ export async function handleHook(
 
   let { text, meta } = plan;
   if (event === 'Stop') {
-    const final = payload.transcript_path ? lastAssistantReply(payload.transcript_path) : null;
+    const final = payload.transcript_path ? await finalReply(payload.transcript_path) : null;
     text = final?.text || payload.last_assistant_message || 'Claude finished its turn';
     if (final?.uuid) meta = { ...meta, sourceId: final.uuid };
   }
@@ -153,6 +153,15 @@ function hintPath(root: string, file: string, cwd: string | undefined): string |
   if (!abs) return null;
   const rel = relative(root, abs);
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? null : rel.split('\\').join('/');
+}
+
+/** The reply may still be on its way to the transcript when Stop runs: look again briefly (rare; ≤ 300 ms). */
+async function finalReply(transcript: string): Promise<{ text: string; uuid: string } | null> {
+  for (let attempt = 0; ; attempt++) {
+    const found = lastAssistantReply(transcript);
+    if (found || attempt === 2) return found;
+    await new Promise((r) => setTimeout(r, 150));
+  }
 }
 
 const TAIL_BYTES = 512 * 1024;
