@@ -41,11 +41,6 @@ export interface ImportSessionResult {
   hidden: number;
 }
 
-/** Is there a session with this id? (For the "imported before" check.) */
-export function sessionExists(engine: WorkspaceEngine, id: string): boolean {
-  return engine.sessions.exists(id);
-}
-
 /** Counts of an existing session, for "already imported" answers. */
 export async function existingCounts(engine: WorkspaceEngine, id: string): Promise<ImportSessionResult> {
   const s = await engine.sessions.read(id);

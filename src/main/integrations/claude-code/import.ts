@@ -4,8 +4,8 @@
  * prompt and per file-changing step. Each checkpoint is the workspace as it is now (a snapshot taken at
  * import) with the files the agent touched set to their content at that step, as far as the transcript and
  * the file-history backups tell — so "This step" shows what the agent changed, and restoring a step
- * changes only files the agent touched. Importing the same session again is refused with a clear message
- * unless `replace` is given.
+ * changes only files the agent touched. A session already in the workspace (imported, or recorded by the
+ * hooks) is left as it is with a clear message, unless `replace` is given.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
