@@ -125,10 +125,15 @@ async function roundTrip(ctx: Ctx, paths: string[]): Promise<void> {
   const hash = outOf(c).hash as string;
   for (const p of paths) writeFileSync(join(ctx.ws, p), 'clobbered\n');
   await ctx.run(['checkpoint']);
+  // I4: the restore rewrites only the clobbered files; every other file keeps its mtime.
+  const untouched = (m: Manifest) => new Map([...m].filter(([k]) => !paths.includes(k)));
+  const mtimesBefore = untouched(treeManifest(ctx.ws, { mtimes: true }));
   const r = await ctx.run(['restore', hash, '--code']);
   expect(r.code, r.stderr).toBe(0);
+  expect([...(outOf(r).changed as string[])].sort()).toEqual([...paths].sort());
   const after = treeManifest(ctx.ws);
   expect(manifestDiff(before, after)).toEqual([]);
+  expect(manifestDiff(mtimesBefore, untouched(treeManifest(ctx.ws, { mtimes: true })))).toEqual([]);
 }
 
 const rows: Row[] = [
