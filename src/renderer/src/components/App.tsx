@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { api } from '../bridge';
 import { installCheckpointKeys } from '../keys';
-import { boot, handleEvent, useStore } from '../store';
+import { boot, handleEvent, refreshWorking, useStore } from '../store';
 import { Banner } from './Banner';
 import { ChangedFiles } from './ChangedFiles';
 import { CompareMode } from './CompareMode';
@@ -19,10 +19,13 @@ export function App() {
   useEffect(() => {
     const unsubscribe = api.onEvent(handleEvent);
     const uninstall = installCheckpointKeys();
+    // Back from the editor where the files were changed: "Since then" must show them as they are now.
+    window.addEventListener('focus', refreshWorking);
     void boot();
     return () => {
       unsubscribe();
       uninstall();
+      window.removeEventListener('focus', refreshWorking);
     };
   }, []);
 

@@ -46,6 +46,10 @@ export function DiffView() {
   );
 }
 
+function disposeModels(pair: monaco.editor.IDiffEditorModel): void {
+  for (const m of [pair.original, pair.modified]) if (!m.isDisposed()) m.dispose();
+}
+
 /** One long-lived diff editor; each file swaps in fresh models (and disposes the old ones). */
 function MonacoDiff(props: {
   visible: boolean;
@@ -87,8 +91,7 @@ function MonacoDiff(props: {
       sub.dispose();
       const model = ed.getModel();
       ed.dispose();
-      model?.original.dispose();
-      model?.modified.dispose();
+      if (model) disposeModels(model);
       editor.current = null;
     };
   }, []);
@@ -112,8 +115,9 @@ function MonacoDiff(props: {
       original: monaco.editor.createModel(file.before ?? '', language),
       modified: monaco.editor.createModel(file.after ?? '', language),
     });
-    old?.original.dispose();
-    old?.modified.dispose();
+    // Not at once: a diff of the old pair may still be computing in the worker, and it fails loudly when its
+    // models vanish under it.
+    if (old) setTimeout(() => disposeModels(old), 5000);
   }, [file, contentKey]);
 
   return <div className="monaco-host" ref={host} hidden={!props.visible} data-testid="diff-editor" />;

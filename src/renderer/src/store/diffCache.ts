@@ -36,6 +36,21 @@ export const summaryKey = (workspace: string, from: Hash | null, to: DiffSide) =
 export const contentsKey = (workspace: string, from: Hash | null, to: DiffSide, path: string) =>
   `${summaryKey(workspace, from, to)}|${path}`;
 
+/**
+ * "working" answers go stale as soon as anything edits the folder, and nothing reports plain file edits; keep
+ * them just long enough to cover a burst of keypresses and the prefetch.
+ */
+const WORKING_TTL_MS = 3000;
+const workingSince = new Map<string, number>();
+function fresh(key: string, to: DiffSide): boolean {
+  if (to !== 'working') return true;
+  const t = workingSince.get(key);
+  return t !== undefined && performance.now() - t < WORKING_TTL_MS;
+}
+function stamp(key: string, to: DiffSide): void {
+  if (to === 'working') workingSince.set(key, performance.now());
+}
+
 const summaries = new LruCache<Promise<Result<DiffSummary>>>();
 const resolvedSummaries = new LruCache<DiffSummary>();
 const contents = new LruCache<Promise<Result<FileContents>>>();
@@ -43,7 +58,8 @@ const resolvedContents = new LruCache<FileContents>();
 
 /** A summary already in memory, for a synchronous render on selection. */
 export function cachedSummary(workspace: string, from: Hash | null, to: DiffSide): DiffSummary | undefined {
-  return resolvedSummaries.get(summaryKey(workspace, from, to));
+  const key = summaryKey(workspace, from, to);
+  return fresh(key, to) ? resolvedSummaries.get(key) : undefined;
 }
 
 export function cachedContents(
@@ -52,13 +68,15 @@ export function cachedContents(
   to: DiffSide,
   path: string,
 ): FileContents | undefined {
-  return resolvedContents.get(contentsKey(workspace, from, to, path));
+  const key = contentsKey(workspace, from, to, path);
+  return fresh(key, to) ? resolvedContents.get(key) : undefined;
 }
 
 export function loadSummary(workspace: string, from: Hash | null, to: DiffSide): Promise<Result<DiffSummary>> {
   const key = summaryKey(workspace, from, to);
-  let p = summaries.get(key);
+  let p = fresh(key, to) ? summaries.get(key) : undefined;
   if (!p) {
+    stamp(key, to);
     p = api.diffSummary({ workspace, from, to }).then((r) => {
       if (r.ok) resolvedSummaries.set(key, r.value);
       else summaries.deleteWhere((k) => k === key); // do not cache failures
@@ -77,8 +95,9 @@ export function loadContents(
   oldPath?: string,
 ): Promise<Result<FileContents>> {
   const key = contentsKey(workspace, from, to, path);
-  let p = contents.get(key);
+  let p = fresh(key, to) ? contents.get(key) : undefined;
   if (!p) {
+    stamp(key, to);
     p = api.fileContents({ workspace, from, to, path, ...(oldPath ? { oldPath } : {}) }).then((r) => {
       if (r.ok) resolvedContents.set(key, r.value);
       else contents.deleteWhere((k) => k === key);
@@ -91,11 +110,13 @@ export function loadContents(
 
 /** The files on disk changed: forget everything compared with them. */
 export function forgetWorking(): void {
+  workingSince.clear();
   const isWorking = (k: string) => k.split('|')[2] === 'working';
   for (const c of [summaries, resolvedSummaries, contents, resolvedContents] as LruCache<unknown>[])
     c.deleteWhere(isWorking);
 }
 
 export function forgetAll(): void {
+  workingSince.clear();
   for (const c of [summaries, resolvedSummaries, contents, resolvedContents] as LruCache<unknown>[]) c.clear();
 }

@@ -449,6 +449,14 @@ export const closePreview = () => set({ preview: null });
 
 // ---------------------------------------------------------------- live events and menu commands
 
+/** The files on disk may have changed (an event, or the user coming back to the window): reload what shows them. */
+export function refreshWorking(): void {
+  if (!get().workspace) return;
+  forgetWorking();
+  if (get().compare === 'since') void refreshDiff({ keepFile: true });
+  void refreshStatus();
+}
+
 export function handleEvent(e: RetraceEvent): void {
   if (e.type === 'command') return runCommand(e.command);
   const s = get();
@@ -462,9 +470,7 @@ export function handleEvent(e: RetraceEvent): void {
       void loadSessions(s.sessionId === null);
       break;
     case 'files-changed':
-      forgetWorking();
-      if (s.compare === 'since') void refreshDiff({ keepFile: true });
-      void refreshStatus();
+      refreshWorking();
       break;
     case 'restored':
       // A restore by another window or the CLI: the list and the files may both have changed.
