@@ -202,6 +202,7 @@ class Service implements RetraceService {
   /** An unknown commit is the caller's mistake, not a git failure. */
   private async assertCommits(engine: WorkspaceEngine, sides: (string | null)[]): Promise<void> {
     const shadow = await engine.shadow();
+    for (const h of sides) if (h !== 'working') await engine.assertAvailable(h);
     for (const h of sides) {
       if (h && h !== 'working' && !(await shadow.commitExists(h)))
         throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no checkpoint ${h} in this workspace`);

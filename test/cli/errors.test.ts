@@ -151,6 +151,27 @@ describe('bad names: exit 1', () => {
       1,
     );
   });
+  it('E_UNKNOWN_CHECKPOINT for a checkpoint a repair gave up (unavailable.json), which log marks', async () => {
+    const ws = tempDir('retrace-ws-');
+    writeFileSync(join(ws, 'a.txt'), 'a\n');
+    const h = tempHome();
+    const c = await cliJson(['checkpoint', '--session', 'lost'], { home: h, cwd: ws });
+    const id = readdirSync(join(h, 'workspaces'))[0]!;
+    writeFileSync(join(h, 'workspaces', id, 'unavailable.json'), JSON.stringify({ hashes: [c.hash] }));
+    const log = await cliJson<{ messages: { meta?: { checkpointUnavailable?: boolean } }[] }>(
+      ['log', '--session', 'lost'],
+      { home: h, cwd: ws },
+    );
+    expect(log.messages[0]!.meta?.checkpointUnavailable).toBe(true);
+    for (const args of [
+      ['restore', c.hash as string, '--code'],
+      ['diff', c.message as string],
+    ]) {
+      const r = await runCli([...args, '--json'], { home: h, cwd: ws });
+      expectFailure(r, 'E_UNKNOWN_CHECKPOINT', 1);
+      expect(r.stderr).toContain('unavailable');
+    }
+  });
   it('E_UNKNOWN_SESSION for log --session with an unknown id, and for log in a workspace without sessions', async () => {
     expectFailure(await runCli(['log', '--session', 'nope', '--json'], { home, cwd: root }), 'E_UNKNOWN_SESSION', 1);
     expectFailure(await runCli(['log', '--json'], { home, cwd: tempDir('retrace-ws-') }), 'E_UNKNOWN_SESSION', 1);

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, cliJson, runCli, tempHome } from '../helpers';
+import { cleanupTempDirs, cliJson, runCli, tempDir, tempHome } from '../helpers';
 import { makeUserProject, QUOTED_NAME, UNICODE_NAME } from './fixture';
 
 const HEX40 = /^[0-9a-f]{40}$/;
@@ -111,6 +111,19 @@ describe('recording and browsing', () => {
     expect(d2.files.map((x) => x.path).sort()).toEqual(
       ['assets/image.png', 'brand-new.txt', QUOTED_NAME, UNICODE_NAME].sort(),
     );
+  });
+
+  it('checkpoint --json lists files it could not capture (a name that is not valid UTF-8)', async () => {
+    const ws = tempDir('retrace-ws-');
+    writeFileSync(join(ws, 'ok.txt'), 'ok\n');
+    writeFileSync(Buffer.concat([Buffer.from(`${ws}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from('.bin')]), 'raw\n');
+    const c = await cliJson<{ notCaptured?: { path: string; reason: string }[] }>(['checkpoint'], { home, cwd: ws });
+    expect(c.notCaptured?.map((n) => n.reason)).toEqual(['unsupported-name']);
+    const m = await cliJson<{ notCaptured?: unknown[] }>(['message', '--role', 'tool', '--text', 't', '--checkpoint'], {
+      home,
+      cwd: ws,
+    });
+    expect(m.notCaptured).toHaveLength(1);
   });
 
   it('common flags may come before the command; --cwd names the workspace from anywhere', async () => {

@@ -75,6 +75,8 @@ export interface RecordResult {
   /** Checkpoints only: what changed since the previous checkpoint. */
   changed?: ChangeCounts;
   stats?: CheckpointStats;
+  /** Checkpoints only, when non-empty: files the snapshot saw but did not store (too large, unreadable…). */
+  notCaptured?: NotCaptured[];
 }
 
 export interface RestoreRequest {
@@ -205,7 +207,7 @@ export class WorkspaceEngine {
     this.journal.clear();
     // Hooks may checkpoint thousands of times without anyone running `status`: pack now and then.
     if (Math.random() < MAINTENANCE_CHANCE) await shadow.maintenance().catch(() => {});
-    return { session, message: id, hash, changed, stats };
+    return { session, message: id, hash, changed, stats, ...(notCaptured.length > 0 ? { notCaptured } : {}) };
   }
 
   private sessionForRecording(input: RecordInput): string {
@@ -277,7 +279,36 @@ export class WorkspaceEngine {
     const sid = id ?? this.sessions.mostRecent();
     if (!sid) throw new RetraceError('E_UNKNOWN_SESSION', 'this workspace has no sessions yet');
     assertSessionId(sid);
-    return this.sessions.read(sid);
+    const state = await this.sessions.read(sid);
+    const lost = await this.unavailable();
+    if (lost.size > 0) {
+      for (const m of state.messages)
+        if (m.hash && lost.has(m.hash)) m.meta = { ...m.meta, checkpointUnavailable: true };
+    }
+    return state;
+  }
+
+  /**
+   * Checkpoints whose files a repair of the shadow repository could not save (shadow/repair.ts writes
+   * <ws.dir>/unavailable.json; read here directly so that reading a log never loads git code).
+   */
+  async unavailable(): Promise<Set<string>> {
+    try {
+      const j = JSON.parse(await readFile(join(this.ws.dir, 'unavailable.json'), 'utf8')) as { hashes?: unknown };
+      return new Set(Array.isArray(j.hashes) ? j.hashes.filter((h): h is string => typeof h === 'string') : []);
+    } catch {
+      return new Set();
+    }
+  }
+
+  /** E_UNKNOWN_CHECKPOINT for a checkpoint that a repair had to give up. */
+  async assertAvailable(hash: string | null): Promise<void> {
+    if (hash && (await this.unavailable()).has(hash)) {
+      throw new RetraceError(
+        'E_UNKNOWN_CHECKPOINT',
+        `checkpoint ${hash.slice(0, 7)} is unavailable: the shadow repository lost its files (see retrace status)`,
+      );
+    }
   }
 
   /**
@@ -306,12 +337,14 @@ export class WorkspaceEngine {
         );
       const only = [...carriers.values()][0];
       if (!only) throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no checkpoint ${spec} in this workspace`);
+      await this.assertAvailable(only.hash);
       return only;
     }
     for (const s of states) {
       const m = s.messages.find((x) => x.id === spec);
       if (!m) continue;
       if (!m.hash) throw new RetraceError('E_UNKNOWN_CHECKPOINT', `message ${spec} carries no checkpoint`);
+      await this.assertAvailable(m.hash);
       return { hash: m.hash, message: m.id, session: s.header.id };
     }
     throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no checkpoint or message ${spec} in this workspace`);

@@ -15,11 +15,21 @@ export const command: Command = {
       ...(text !== undefined ? { text } : {}),
     });
     const changed = res.changed ?? { added: 0, modified: 0, deleted: 0 };
-    ctx.out.result({ session: res.session, message: res.message, hash: res.hash, changed }, () => {
+    // notCaptured (additive): files the snapshot saw but did not store, so a script can tell.
+    const doc = {
+      session: res.session,
+      message: res.message,
+      hash: res.hash,
+      changed,
+      ...(res.notCaptured ? { notCaptured: res.notCaptured } : {}),
+    };
+    ctx.out.result(doc, () => {
       const n = changed.added + changed.modified + changed.deleted;
       const what =
         n === 0 ? 'no change' : `${changed.added} added, ${changed.modified} modified, ${changed.deleted} deleted`;
-      return `checkpoint ${short(res.hash)} in ${res.session} (${res.message}): ${what}`;
+      const lines = [`checkpoint ${short(res.hash)} in ${res.session} (${res.message}): ${what}`];
+      for (const n of res.notCaptured ?? []) lines.push(`  not captured: ${n.path} (${n.reason})`);
+      return lines;
     });
   },
 };

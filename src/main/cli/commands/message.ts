@@ -25,7 +25,13 @@ export const command: Command = {
       ...(session !== undefined ? { session } : {}),
     });
     ctx.out.result(
-      { session: res.session, message: res.message, hash: res.hash },
+      // notCaptured (additive): files the snapshot saw but did not store.
+      {
+        session: res.session,
+        message: res.message,
+        hash: res.hash,
+        ...(res.notCaptured ? { notCaptured: res.notCaptured } : {}),
+      },
       () =>
         `${r} message ${res.message} in ${res.session}${res.hash ? ` (checkpoint ${short(res.hash)})` : ''}: ${firstLine(text, 60)}`,
     );
