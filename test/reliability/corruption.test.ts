@@ -146,9 +146,17 @@ describe('shadow repository corruption (I5, I8)', () => {
     expect(r3.code, r3.stderr).toBe(0);
     expect(readFileSync(join(c.ws, 'src/c3.ts'), 'utf8')).toBe(C3_NEW);
     // The damaged one fails with one clear line, not a crash.
-    const r2 = await c.run(['restore', base.c[1], '--code']);
-    expect(r2.code).toBe(1);
-    expect(r2.stderr.trim().split('\n')).toHaveLength(1);
+    for (const args of [
+      ['restore', base.c[1], '--code'],
+      ['diff', base.c[0], base.c[1]],
+    ]) {
+      const r = await c.run(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+      expect(['E_UNKNOWN_CHECKPOINT', 'E_CORRUPT'], r.stderr).toContain(
+        (r.json as { error: { code: string } }).error.code,
+      );
+    }
   });
 
   it('a missing HEAD is recreated and reported', async () => {

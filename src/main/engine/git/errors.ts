@@ -42,7 +42,7 @@ export function classifyGitFailure(args: readonly string[], exitCode: number | n
     path = unreadable[1];
   } else if (/Permission denied/.test(text)) kind = 'unreadable';
   else if (
-    /index file corrupt|index file smaller than expected|unknown index entry format|index file open failed|bad signature|loose object .* is corrupt|object file .* is empty|bad tree object|packfile .* does not match/.test(
+    /index file corrupt|index file smaller than expected|unknown index entry format|index file open failed|bad signature|loose object .* is corrupt|object file .* is empty|bad tree object|packfile .* does not match|unable to read [0-9a-f]{40}|unable to read tree|missing (?:blob|tree|commit) [0-9a-f]{40}|inflate: data stream error|unexpected line in .*packed-refs|reference broken/.test(
       text,
     )
   )

@@ -87,17 +87,9 @@ export class ShadowDoctor {
     if (!(e instanceof GitError && e.kind === 'corrupt') && !looksLikeCorruption(text)) return false;
     this.repairedOnce = true;
     const outcome = await this.repair();
-    new RecoveryLog(this.wsDir).add(
-      outcome.reports.length > 0
-        ? outcome.reports
-        : [
-            {
-              ts: new Date().toISOString(),
-              kind: 'repository-repaired',
-              detail: `checked the shadow repository after: ${oneLine(text)}`,
-            },
-          ],
-    );
+    // Nothing left to repair (say, a checkpoint already known to be unavailable): no retry, no log noise.
+    if (outcome.reports.length === 0) return false;
+    new RecoveryLog(this.wsDir).add(outcome.reports);
     return true;
   }
 
@@ -126,10 +118,6 @@ export class ShadowDoctor {
 
 /** <ws.dir>/shadow-verified: its mtime is when checkup last verified every loose object. */
 const VERIFIED_MARKER = 'shadow-verified';
-
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim().slice(0, 300);
-}
 
 /** True for git errors that mean "the repository's files are damaged" rather than "you asked for something wrong". */
 export function looksLikeCorruption(text: string): boolean {
