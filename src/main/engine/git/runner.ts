@@ -39,6 +39,9 @@ export function shadowConfig(hooksDir: string): string[] {
     'user.email=retrace@localhost',
     'commit.gpgSign=false',
     'index.threads=1',
+    // Version 4 indexes are about 40% smaller (paths prefix-compressed): every git call that reads the index
+    // hashes and parses less (engineer E, bench). Applies to indexes created from now on.
+    'index.version=4',
   ];
 }
 

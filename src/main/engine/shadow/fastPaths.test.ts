@@ -4,7 +4,7 @@
  * (RETRACE_FAST_PATHS=0) and compares trees, index entries (with their stat data) and the object store.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, git, makeWorkspace } from '../../../../test/helpers';
@@ -42,6 +42,9 @@ function bigWorkspace(count = FAST_FIRST_MIN_FILES + 150): string {
     'link-file': { symlink: 'README.md' },
     'link-dir': { symlink: 'src' },
     'link-out': { symlink: '/etc/hostname' },
+    // Index v4 stores each path as "drop N bytes of the previous one" + the rest: N > 127 takes 2 varint bytes.
+    [`deep/${'x'.repeat(200)}.txt`]: 'long\n',
+    'deep2.txt': 'short\n',
   };
   for (let i = 0; i < count; i++) {
     files[`src/d${i % 37}/e${i % 5}/f${i}.ts`] = `export const v${i} = ${i};\n`.repeat(1 + (i % 13));
@@ -89,6 +92,8 @@ describe('fast first snapshot', () => {
     expect(fastTree).toBe(plainTree);
     // Same entries with the same stat data: the next snapshot sees the same "unchanged" files.
     expect(indexDebug(fast, root)).toBe(indexDebug(plain, root));
+    const indexVersion = (repo: ShadowRepo): number => readFileSync(path.join(repo.gitDir, 'index')).readUInt32BE(4);
+    expect([indexVersion(fast), indexVersion(plain)]).toEqual([4, 4]);
     // The fast path really ran: the plain path wrote a loose object per file, the fast one (almost) none.
     expect(looseObjects(plain)).toBeGreaterThan(FAST_FIRST_MIN_FILES);
     expect(looseObjects(fast)).toBeLessThan(5);

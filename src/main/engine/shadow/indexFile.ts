@@ -1,12 +1,14 @@
 /**
- * Writes a git index file (format version 2) from entries whose blobs are already in the object store.
- * Used only by the fast first snapshot (fastFirstSnapshot.ts): `update-index --add` would read and hash every
- * file a second time just to record the stat data we already hold.
+ * Writes a git index file from entries whose blobs are already in the object store. Used only by the fast
+ * first snapshot (fastFirstSnapshot.ts): `update-index --add` would read and hash every file a second time
+ * just to record the stat data we already hold.
  *
  * Format (gitformat-index): "DIRC", version, entry count; per entry ctime/mtime (s, ns), dev, ino, mode, uid,
- * gid, size as 32-bit big-endian, the 20-byte object id, 16-bit flags (name length), the path, NUL padding to
- * a multiple of 8; then the SHA-1 of everything before it. Entries are sorted by path bytes. No extensions:
- * git adds the cache-tree and untracked cache the next time it writes the index.
+ * gid, size as 32-bit big-endian, the 20-byte object id, 16-bit flags (name length); then the path — in
+ * version 2 as is plus NUL padding to a multiple of 8, in version 4 (the shadow's version, smaller and so
+ * quicker for git to read and checksum) as a varint of bytes to drop from the previous path plus the
+ * NUL-terminated rest; then the SHA-1 of everything before it. Entries are sorted by path bytes. No
+ * extensions: git adds the cache-tree and untracked cache the next time it writes the index.
  *
  * Racy entries (changed in the same instant the index is written) stay safe: git treats an entry whose mtime
  * is not older than the index file's as possibly dirty and compares content.
@@ -34,21 +36,27 @@ export function indexMode(st: BigIntStats): number {
   return (Number(st.mode) & 0o100) !== 0 ? 0o100755 : 0o100644;
 }
 
-export function encodeIndex(entries: readonly IndexEntry[]): Buffer {
+/** git's varint (varint.c): 7 bits a byte, most significant first, each continuation biased by one. */
+function encodeVarint(value: number): Buffer {
+  const bytes = [value & 127];
+  while ((value = Math.floor(value / 128)) > 0) bytes.unshift(128 | (--value & 127));
+  return Buffer.from(bytes);
+}
+
+export function encodeIndex(entries: readonly IndexEntry[], version: 2 | 4 = 4): Buffer {
   const named = entries.map((e) => ({ e, name: Buffer.from(e.path, 'utf8') }));
   named.sort((a, b) => Buffer.compare(a.name, b.name));
   const parts: Buffer[] = [];
   const header = Buffer.alloc(12);
   header.write('DIRC', 0, 'latin1');
-  header.writeUInt32BE(2, 4);
+  header.writeUInt32BE(version, 4);
   header.writeUInt32BE(named.length, 8);
   parts.push(header);
+  let previous = Buffer.alloc(0);
   for (let i = 0; i < named.length; i++) {
     const { e, name } = named[i]!;
-    if (i > 0 && Buffer.compare(named[i - 1]!.name, name) === 0) throw new Error(`duplicate index path ${e.path}`);
-    // 62 fixed bytes + name + 1..8 NULs, to a multiple of 8.
-    const size = (62 + name.length + 8) & ~7;
-    const b = Buffer.alloc(size);
+    if (i > 0 && Buffer.compare(previous, name) === 0) throw new Error(`duplicate index path ${e.path}`);
+    const b = Buffer.alloc(62);
     const st = e.stat;
     b.writeUInt32BE(u32(st.ctimeNs / NS), 0);
     b.writeUInt32BE(u32(st.ctimeNs % NS), 4);
@@ -62,8 +70,18 @@ export function encodeIndex(entries: readonly IndexEntry[]): Buffer {
     b.writeUInt32BE(u32(st.size), 36);
     b.write(e.oid, 40, 20, 'hex');
     b.writeUInt16BE(Math.min(name.length, 0xfff), 60);
-    name.copy(b, 62);
     parts.push(b);
+    if (version === 2) {
+      // name + 1..8 NULs, so the whole entry is a multiple of 8 bytes
+      const pad = ((62 + name.length + 8) & ~7) - 62 - name.length;
+      parts.push(name, Buffer.alloc(pad));
+    } else {
+      let common = 0;
+      const max = Math.min(previous.length, name.length);
+      while (common < max && previous[common] === name[common]) common++;
+      parts.push(encodeVarint(previous.length - common), name.subarray(common), Buffer.alloc(1));
+    }
+    previous = name;
   }
   const body = Buffer.concat(parts);
   return Buffer.concat([body, createHash('sha1').update(body).digest()]);
