@@ -140,6 +140,9 @@ describe('shadow repository corruption (I5, I8)', () => {
     const reports = await expectRepaired(c, /repository-repaired: .*could not be rebuilt/);
     expect(reports.map((r) => r.detail).join('\n')).toContain(base.c[1].slice(0, 7));
     // Checkpoint 1 is intact and restorable; checkpoint 3's files are kept too (salvaged if its history broke).
+    // Checkpoint 3's own files are intact but its history is not: they stay reachable under a salvage ref.
+    const salvaged = gitAt(c.gitDir, ['rev-parse', `refs/retrace/salvaged/${base.c[2]}^{tree}`]).trim();
+    expect(salvaged).toBe(gitAt(c.gitDir, ['rev-parse', `${base.c[2]}^{tree}`]).trim());
     const r1 = await c.run(['restore', base.c[0], '--code']);
     expect(r1.code, r1.stderr).toBe(0);
     const r3 = await c.run(['restore', base.c[2], '--code']);
@@ -163,6 +166,12 @@ describe('shadow repository corruption (I5, I8)', () => {
     const c = await fresh();
     rmSync(join(c.gitDir, 'HEAD'));
     await expectRepaired(c, /HEAD/);
+  });
+
+  it('a garbled config is replaced and reported', async () => {
+    const c = await fresh();
+    writeFileSync(join(c.gitDir, 'config'), '\u0000\u0001 not a config [[[\n');
+    await expectRepaired(c, /config/);
   });
 
   it('a broken index is rebuilt from the newest intact checkpoint', async () => {
