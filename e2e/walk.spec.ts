@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The user's walk through `retrace serve` on a session recorded through the real CLI: open, see the
  * timeline, scrub with the keys, read the diff in Monaco, restore code / conversation / both, undo.
@@ -139,7 +140,23 @@ test('open, scrub with the keys, read the diff, restore code / conversation / bo
   await expectSelected(page, 0);
   await page.getByRole('radio', { name: 'Since then' }).check();
   await expect(files.getByRole('listitem')).toHaveCount(4);
+  // Any two checkpoints: from the first to the one selected (the newest). (Arrows on a focused radio move
+  // between the radios, as they should; leave it first.)
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expectSelected(page, 2);
+  await page.getByRole('radio', { name: 'Two checkpoints' }).check();
+  await page.getByRole('combobox', { name: 'Compare from' }).selectOption({ index: 0 });
+  await expect(files.getByRole('listitem')).toHaveCount(4);
+  await expect(files).toContainText('src/util.js');
+  await page.getByRole('combobox', { name: 'Compare from' }).selectOption({ index: 1 });
+  await expect(files.getByRole('listitem')).toHaveCount(3);
   await page.getByRole('radio', { name: 'This step' }).check();
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expectSelected(page, 0);
 
   // Preview changes nothing.
   await page.getByRole('button', { name: 'Preview restore' }).click();

@@ -37,7 +37,8 @@ import {
 import { describeRestore, describeUndo } from './describe';
 
 export const PAGE_SIZE = 500;
-export type CompareMode = 'step' | 'since';
+/** step: previous → this; since: this → the files now; pair: a chosen checkpoint → this one. */
+export type CompareMode = 'step' | 'since' | 'pair';
 
 export interface Banner {
   text: string;
@@ -66,6 +67,8 @@ export interface State {
 
   selected: number;
   compare: CompareMode;
+  /** For 'pair': the checkpoint (index) compared with the selected one. */
+  compareFrom: number;
   diffKey: string | null;
   summary: DiffSummary | null;
   selectedPath: string | null;
@@ -94,6 +97,7 @@ const initial: State = {
   timelineGen: 0,
   selected: -1,
   compare: 'step',
+  compareFrom: 0,
   diffKey: null,
   summary: null,
   selectedPath: null,
@@ -282,9 +286,14 @@ export function toggleShowHidden(): void {
 function diffSides(s: State, index: number): { from: Hash | null; to: DiffSide } | null {
   const cp = s.checkpoints[index];
   if (!cp) return null;
-  return s.compare === 'step'
-    ? { from: s.checkpoints[index - 1]?.hash ?? null, to: cp.hash }
-    : { from: cp.hash, to: 'working' };
+  switch (s.compare) {
+    case 'step':
+      return { from: s.checkpoints[index - 1]?.hash ?? null, to: cp.hash };
+    case 'since':
+      return { from: cp.hash, to: 'working' };
+    case 'pair':
+      return { from: s.checkpoints[s.compareFrom]?.hash ?? null, to: cp.hash };
+  }
 }
 
 /** Select a checkpoint by its place in the list; `keepFile` when it is the same checkpoint as before (a reload). */
@@ -316,6 +325,11 @@ export function setCompare(mode: CompareMode): void {
  * Load the selected checkpoint's diff. A new checkpoint shows its first file (UI.md); the same checkpoint
  * seen another way (compare mode, files changed on disk) keeps the file the user was reading, if still listed.
  */
+export function setCompareFrom(index: number): void {
+  set({ compareFrom: index });
+  if (get().compare === 'pair') void refreshDiff({ keepFile: true });
+}
+
 async function refreshDiff(opts: { keepFile: boolean }): Promise<void> {
   const s = get();
   const ws = s.workspace;
