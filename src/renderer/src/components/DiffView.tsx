@@ -12,6 +12,7 @@ export function DiffView() {
   const fileKey = useStore((s) => s.fileKey);
   const selectedPath = useStore((s) => s.selectedPath);
   const inline = useStore((s) => s.inline);
+  const hasCheckpoint = useStore((s) => s.selected >= 0);
   const dark = useDarkMode();
 
   useEffect(() => {
@@ -19,7 +20,8 @@ export function DiffView() {
   }, [dark]);
 
   let notice: string | null = null;
-  if (!summary) notice = 'Loading the diff…';
+  if (!hasCheckpoint) notice = 'No checkpoint selected: this session has no checkpoints yet.';
+  else if (!summary) notice = 'Loading the diff…';
   else if (summary.files.length === 0) notice = 'No files changed in this comparison.';
   else if (!file) notice = `Loading ${selectedPath ?? ''}…`;
   else if (file.binary) notice = `${file.path} is a binary file: no text diff to show.`;
