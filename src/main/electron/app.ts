@@ -14,7 +14,7 @@ import {
   type IpcMainInvokeEvent,
 } from 'electron';
 import { stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_CHANNEL, type ApiMethod, type InitInfo } from '../../shared/contract';
 import type { ErrorInfo } from '../../shared/errors';
@@ -130,7 +130,7 @@ export function startApp(): void {
     }
     for (const f of folders) {
       const r = (await service.dispatch('openWorkspace', {
-        path: f.startsWith('/') ? f : join(cwd, f),
+        path: isAbsolute(f) ? f : join(cwd, f),
       })) as Result<WorkspaceInfo>;
       if (!r.ok) newWindow(null, r.error);
       else await openFolder(r.value.root);
@@ -252,7 +252,7 @@ export function startApp(): void {
     await openFromArgv(process.argv, process.cwd());
   });
 
-  app.on('second-instance', (_event, argv, cwd) => void openFromArgv(argv, cwd));
+  app.on('second-instance', (_event, argv, cwd) => void app.whenReady().then(() => openFromArgv(argv, cwd)));
   app.on('open-file', (event, path) => {
     event.preventDefault();
     void app.whenReady().then(async () => {
