@@ -220,6 +220,17 @@ describe('retrace import cline', () => {
     expect(again).toMatchObject({ skipped: true });
   });
 
+  it('older Cline builds: a per-task repository at tasks/<id>/checkpoints/.git', async () => {
+    const home = tempHome();
+    const storage = tempDir('retrace-cline-');
+    const { ws, repo, hashes } = workspaceWithHistory(storage);
+    const taskDir = clineTask(storage, ws, hashes);
+    // Move the repository where older builds kept it (git's own files; the work tree stays the workspace).
+    execFileSync('mv', [join(storage, 'checkpoints', repo.hash), join(taskDir, 'checkpoints')]);
+    const res = await cliJson(['import', 'cline', taskDir], { home });
+    expect(res).toMatchObject({ checkpoints: 3, unavailable: 0, repository: join(taskDir, 'checkpoints', '.git') });
+  });
+
   it('without the shadow repository the messages still come in, checkpoints marked unavailable; --storage and --cwd', async () => {
     const home = tempHome();
     const storage = tempDir('retrace-cline-');
