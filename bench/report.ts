@@ -41,7 +41,7 @@ export interface ReportNotes {
   extra: string[];
 }
 
-export function renderMarkdown(r: BenchResults, notes: ReportNotes): string {
+export function renderMarkdown(r: BenchResults, notes: ReportNotes, cpu: Map<RunRow, number> = new Map()): string {
   const out: string[] = [];
   const m = r.machine;
   out.push('# Benchmarks');
@@ -60,7 +60,7 @@ export function renderMarkdown(r: BenchResults, notes: ReportNotes): string {
   out.push('');
   for (const line of [
     'Every method works on its own identical copy of each generated tree (bench/generate.ts, seeded), in the same run, with the same sequence of edits.',
-    '- **retrace** (cold): the engine’s checkpoint as the CLI and hooks call it (lock, recovery, snapshot, commit, stats, session log), told nothing about what changed; diff, file contents, restore (with its safety checkpoint) and undo through the same workspace coordinator the service uses.',
+    '- **retrace** (cold): checkpoints through the workspace coordinator as the CLI and hooks call it (lock, recovery, snapshot, commit, stats, session log, ref), told nothing about what changed; diff summary, file contents, restore (with its safety checkpoint, journal and ledger) and undo through the service the app calls (`createService` + `dispatch`, request validation included). Long-lived process, like the app.',
     '- **retrace-warm**: the same checkpoint, given the changed paths (what the app’s watcher or a hook’s tool input knows).',
     '- **raw-git**: `git add -A` + `git commit --allow-empty` with a shadow `--git-dir` and the tree as `--work-tree`; diff = one `diff-tree --raw --numstat -M`; file = `cat-file --batch`; restore = `read-tree -m -u <target>` + `checkout-index -a -f`. It stores the nested repository as a gitlink (its files are not captured), which flatters it.',
     '- **legacy**: find nested `.git` dirs (find(1)), rename them away, `git add . --ignore-errors`, `git commit --allow-empty --no-verify`, rename back; restore `git reset --hard`.',
@@ -98,6 +98,30 @@ export function renderMarkdown(r: BenchResults, notes: ReportNotes): string {
       );
     }
     out.push('');
+    if (cpu.size > 0) {
+      out.push(
+        'CPU time, median ms (user + system of the measuring process and its git children; 10 ms ticks for children)',
+      );
+      out.push('');
+      out.push(`| operation | ${present.join(' | ')} | retrace / raw-git | warm / raw-git |`);
+      out.push(`|---|${present.map(() => '---').join('|')}|---|---|`);
+      const c = (op: Operation, meth: MethodName): number | undefined => {
+        const row = find(op, meth);
+        return row ? cpu.get(row) : undefined;
+      };
+      const cr = (a?: number, b?: number): string => (a !== undefined && b ? `${(a / b).toFixed(2)}×` : '–');
+      for (const op of OPS) {
+        if (!rows.some((x) => x.operation === op)) continue;
+        const cells = present.map((meth) => {
+          const v = c(op, meth);
+          return v === undefined ? '' : ms(v);
+        });
+        out.push(
+          `| ${op} | ${cells.join(' | ')} | ${cr(c(op, 'retrace'), c(op, 'raw-git'))} | ${cr(c(op, 'retrace-warm'), c(op, 'raw-git'))} |`,
+        );
+      }
+      out.push('');
+    }
   }
 
   out.push('## Storage after 100 small-edit checkpoints');

@@ -19,7 +19,7 @@ import { LegacyMethod } from './methods/legacy';
 import { RawGitMethod } from './methods/rawGit';
 import type { RetraceMethod } from './methods/retrace';
 import type { BenchMethod, MethodName, Operation } from './methods/types';
-import { measurePeak, run } from './proc';
+import { cpuMs, measurePeak, run } from './proc';
 import { renderMarkdown, type ReportNotes } from './report';
 import { median, round1, type BenchResults, type MachineInfo, type RunRow, type StorageRow } from './stats';
 
@@ -44,8 +44,10 @@ const METHODS = (option('--methods')?.split(',') ?? ALL_METHODS) as MethodName[]
 
 /** Timed runs per operation (each after one untimed warm-up run, which is also the peak-RSS probe). */
 function runsFor(files: number, op: Operation, method: string): number {
+  // A copy of the tree costs seconds at 10k+ files (file creation dominates): fewer runs, said in the docs.
+  if (method === 'copy') return QUICK || files >= 100_000 ? 1 : 3;
   if (QUICK) return 3;
-  if (files >= 100_000 && (op === 'first-checkpoint' || method === 'copy')) return 3;
+  if (files >= 100_000 && op === 'first-checkpoint') return 3;
   return 5;
 }
 
@@ -54,7 +56,7 @@ const log = (line: string): void => {
 };
 
 function machine(): MachineInfo {
-  const fsType = spawnSync('stat', ['-f', '-c', '%T', os.tmpdir()]).stdout?.toString().trim() || 'unknown';
+  const fsType = spawnSync('findmnt', ['-n', '-o', 'FSTYPE', '-T', os.tmpdir()]).stdout?.toString().trim() || 'unknown';
   return {
     cpu: os.cpus()[0]?.model ?? 'unknown',
     cores: os.cpus().length,
@@ -66,7 +68,24 @@ function machine(): MachineInfo {
       .trim()
       .replace(/^git version /, ''),
     fs: `${fsType} (${os.tmpdir()})`,
+    commit: measuredCommit(),
+    loadAverage: { start: os.loadavg().map((x) => Math.round(x * 100) / 100), end: [] },
   };
+}
+
+function measuredCommit(): string {
+  const head = spawnSync('git', ['-C', REPO, 'rev-parse', '--short=12', 'HEAD']).stdout?.toString().trim() || 'unknown';
+  const dirty = spawnSync('git', [
+    '-C',
+    REPO,
+    'diff',
+    '--quiet',
+    'HEAD',
+    '--',
+    'src/main/engine',
+    'src/main/service.ts',
+  ]).status;
+  return dirty === 0 ? head : `${head}-dirty`;
 }
 
 /** The probe bundle: one Retrace operation per process, for peak RSS (see bench/probe.ts). */
@@ -98,6 +117,8 @@ function hookMode(): 'hook' | 'checkpoint' {
 
 class Recorder {
   readonly rows: RunRow[] = [];
+  /** Median CPU ms per row (same order as rows): reported in the markdown, not in the JSON (fixed shape). */
+  readonly cpu: number[] = [];
   constructor(private readonly files: number) {}
 
   /** Warm-up (RSS probe) then `runs` timed calls of `fn`, each after an untimed `prep`. */
@@ -109,18 +130,21 @@ class Recorder {
     fn: (x: T) => Promise<unknown>,
   ): Promise<void> {
     const times: number[] = [];
+    const cpus: number[] = [];
     const first = await prep();
     const peak = await measurePeak(() => fn(first));
     for (let i = 0; i < runs; i++) {
       const x = await prep();
+      const c0 = cpuMs();
       const t0 = performance.now();
       await fn(x);
       times.push(performance.now() - t0);
+      cpus.push(cpuMs() - c0);
     }
-    this.add(method.name, op, times, peak);
+    this.add(method.name, op, times, peak, cpus);
   }
 
-  add(method: RunRow['method'], operation: Operation, times: number[], peakRssBytes: number): void {
+  add(method: RunRow['method'], operation: Operation, times: number[], peakRssBytes: number, cpus: number[]): void {
     const row: RunRow = {
       files: this.files,
       operation,
@@ -131,14 +155,19 @@ class Recorder {
       peakRssBytes,
     };
     this.rows.push(row);
+    this.cpu.push(round1(median(cpus)));
     log(
-      `  ${method.padEnd(12)} ${operation.padEnd(22)} median ${row.medianMs} ms (${row.minMs}–${row.maxMs}), peak ${(peakRssBytes / 2 ** 20).toFixed(0)} MB`,
+      `  ${method.padEnd(12)} ${operation.padEnd(22)} median ${row.medianMs} ms (${row.minMs}–${row.maxMs}), cpu ${this.cpu.at(-1)} ms, peak ${(peakRssBytes / 2 ** 20).toFixed(0)} MB`,
     );
   }
 }
 
-/** The operation sequence every method goes through, with the same edits in the same order. */
-async function benchMethod(m: BenchMethod, tree: GeneratedTree, rec: Recorder): Promise<void> {
+/**
+ * The operation sequence every method goes through, with the same edits in the same order, as phases: the
+ * runner runs phase 1 for every method, then phase 2 for every method, and so on, so a burst of load on the
+ * machine lands on all methods alike rather than on whichever happened to be running.
+ */
+function benchPhases(m: BenchMethod, tree: GeneratedTree, rec: Recorder): (() => Promise<void>)[] {
   const files = tree.manifest.spec.files;
   const supports = (op: Operation): boolean => m.operations.includes(op);
   const prune = async (): Promise<void> => {
@@ -154,33 +183,40 @@ async function benchMethod(m: BenchMethod, tree: GeneratedTree, rec: Recorder): 
   };
   const runs = (op: Operation): number => runsFor(files, op, m.name);
 
-  if (supports('first-checkpoint')) {
+  const first = async (): Promise<void> => {
+    log(`${files} files: ${m.name}`);
+    if (supports('first-checkpoint')) {
+      await rec.measure(
+        m,
+        'first-checkpoint',
+        runs('first-checkpoint'),
+        () => m.reset(),
+        () => m.checkpoint(null),
+      );
+    } else {
+      await m.reset();
+      await m.checkpoint(null);
+    }
+  };
+  const noChange = async (): Promise<void> => {
+    await rec.measure(m, 'no-change-checkpoint', runs('no-change-checkpoint'), prune, () => m.checkpoint([]));
+  };
+  const incremental = async (): Promise<void> => {
+    const incRuns = runs('incremental-checkpoint');
     await rec.measure(
       m,
-      'first-checkpoint',
-      runs('first-checkpoint'),
-      () => m.reset(),
-      () => m.checkpoint(null),
+      'incremental-checkpoint',
+      incRuns,
+      () => nextEdit(),
+      (paths) => m.checkpoint(paths),
     );
-  } else {
-    await m.reset();
-    await m.checkpoint(null);
-  }
-  await rec.measure(m, 'no-change-checkpoint', runs('no-change-checkpoint'), prune, () => m.checkpoint([]));
-  const incRuns = runs('incremental-checkpoint');
-  await rec.measure(
-    m,
-    'incremental-checkpoint',
-    incRuns,
-    () => nextEdit(),
-    (paths) => m.checkpoint(paths),
-  );
-  // Restore goes 10 checkpoints back: make the newest 10 all edits (untimed).
-  for (let i = incRuns + 1; i < 10; i++) await m.checkpoint(await nextEdit());
-  await prune();
-  if (!supports('restore')) return;
-
-  if (supports('diff-summary')) {
+    // Restore goes 10 checkpoints back: make the newest 10 all edits (untimed). A copy costs the same whichever
+    // copy it restores, so the copy method restores its oldest instead of paying for ten more full copies.
+    if (!(m instanceof CopyMethod)) for (let i = incRuns + 1; i < 10; i++) await m.checkpoint(await nextEdit());
+    await prune();
+  };
+  const reads = async (): Promise<void> => {
+    if (!supports('diff-summary')) return;
     // A different step each run: the service caches the summary of a commit pair, and the app's cost is the miss.
     let step = 0;
     const nextStep = async (): Promise<[string, string]> => {
@@ -198,23 +234,32 @@ async function benchMethod(m: BenchMethod, tree: GeneratedTree, rec: Recorder): 
     await rec.measure(m, 'file-contents', runs('file-contents'), fileOf, ([from, to, rel]) =>
       m.fileContents(from, to, rel),
     );
-  }
-
-  const target = await m.checkpointId(10);
-  const restoreTimes: number[] = [];
-  const undoTimes: number[] = [];
-  const restorePeak = await measurePeak(() => m.restore(target));
-  const undoPeak = await measurePeak(() => m.undo());
-  for (let i = 0; i < runs('restore'); i++) {
-    let t0 = performance.now();
-    await m.restore(target);
-    restoreTimes.push(performance.now() - t0);
-    t0 = performance.now();
-    await m.undo();
-    undoTimes.push(performance.now() - t0);
-  }
-  rec.add(m.name, 'restore', restoreTimes, restorePeak);
-  rec.add(m.name, 'undo', undoTimes, undoPeak);
+  };
+  const restores = async (): Promise<void> => {
+    if (!supports('restore')) return;
+    const target = await m.checkpointId(10);
+    const restoreTimes: number[] = [];
+    const undoTimes: number[] = [];
+    const restorePeak = await measurePeak(() => m.restore(target));
+    const undoPeak = await measurePeak(() => m.undo());
+    const restoreCpu: number[] = [];
+    const undoCpu: number[] = [];
+    for (let i = 0; i < runs('restore'); i++) {
+      let c0 = cpuMs();
+      let t0 = performance.now();
+      await m.restore(target);
+      restoreTimes.push(performance.now() - t0);
+      restoreCpu.push(cpuMs() - c0);
+      c0 = cpuMs();
+      t0 = performance.now();
+      await m.undo();
+      undoTimes.push(performance.now() - t0);
+      undoCpu.push(cpuMs() - c0);
+    }
+    rec.add(m.name, 'restore', restoreTimes, restorePeak, restoreCpu);
+    rec.add(m.name, 'undo', undoTimes, undoPeak, undoCpu);
+  };
+  return [first, noChange, incremental, reads, restores];
 }
 
 /** The hook's cost per call: the real CLI process, one edited file per call, as an agent's Edit would be. */
@@ -277,10 +322,12 @@ async function benchStorage(m: RetraceMethod, tree: GeneratedTree): Promise<Stor
   await m.reset();
   await m.checkpoint(null);
   const firstTree = await m.checkpointId(0);
-  for (let i = 0; i < STORAGE_CHECKPOINTS; i++)
-    await m.checkpoint(await applyEdits(m.root, tree.manifest, 200_000 + i, 10));
-  const storeBytes = await m.storeBytes();
+  // Hinted (warm) checkpoints: the store holds the same objects either way, and at 100k files it saves minutes.
   const client = await m.open();
+  for (let i = 0; i < STORAGE_CHECKPOINTS; i++) {
+    await client.checkpoint(await applyEdits(m.root, tree.manifest, 200_000 + i, 10), 'bench-storage');
+  }
+  const storeBytes = await m.storeBytes();
   const gitDir = path.join(client.ws.dir, 'shadow.git');
   const env = { ...process.env, GIT_DIR: gitDir, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
   const objects = run('git', ['rev-list', '--objects', '--no-walk', `${firstTree}^{tree}`], { env }).stdout;
@@ -305,6 +352,7 @@ async function main(): Promise<void> {
   const probeScript = wantsRetrace ? await buildProbe() : '';
   const mode = wantsRetrace ? hookMode() : 'checkpoint';
   const results: BenchResults = { machine: machine(), runs: [], storage: [] };
+  const cpuByRow = new Map<RunRow, number>();
   const sizesMb: Record<number, number> = {};
   const runDir = path.join(BENCH_HOME, `run-${process.pid}`);
   try {
@@ -329,10 +377,13 @@ async function main(): Promise<void> {
           new RetraceMethod!('retrace-warm', copyOf('retrace-warm'), store('retrace-warm'), probeScript),
         copy: () => new CopyMethod(copyOf('copy'), store('copy')),
       };
-      for (const name of ALL_METHODS.filter((x) => METHODS.includes(x))) {
-        const m = makers[name]();
-        log(`${files} files: ${m.name}`);
-        await benchMethod(m, tree, rec);
+      const methods = ALL_METHODS.filter((x) => METHODS.includes(x)).map((name) => makers[name]());
+      const phases = methods.map((m) => benchPhases(m, tree, rec));
+      for (let i = 0; i < phases[0]!.length; i++) {
+        log(`${files} files: phase ${i + 1} of ${phases[0]!.length}`);
+        for (const list of phases) await list[i]!();
+      }
+      for (const m of methods) {
         if (m.name === 'retrace') {
           const r = m as RetraceMethod;
           await benchHook(r, tree, rec, mode);
@@ -347,11 +398,13 @@ async function main(): Promise<void> {
         if (!flag('--keep')) await rm(path.dirname(m.root), { recursive: true, force: true });
       }
       results.runs.push(...rec.rows);
+      rec.rows.forEach((row, i) => cpuByRow.set(row, rec.cpu[i]!));
     }
   } finally {
     if (!flag('--keep')) await rm(runDir, { recursive: true, force: true });
   }
 
+  results.machine.loadAverage.end = os.loadavg().map((x) => Math.round(x * 100) / 100);
   await mkdir(path.dirname(OUT), { recursive: true });
   await writeFile(OUT, JSON.stringify(results, null, 2) + '\n');
   log(`wrote ${path.relative(REPO, OUT)}`);
@@ -362,8 +415,8 @@ async function main(): Promise<void> {
       durationS: (Date.now() - startedAt.getTime()) / 1000,
       runsNote: [
         QUICK
-          ? '--quick: 3 timed runs per operation after one warm-up; file sizes ×0.25.'
-          : '5 timed runs per operation after one warm-up; at 100k files, first-checkpoint and every copy operation use 3 (each costs seconds to tens of seconds).',
+          ? '--quick: 3 timed runs per operation after one warm-up (copy: 1); file sizes ×0.25.'
+          : '5 timed runs per operation after one warm-up; at 100k files first-checkpoint uses 3 (each costs tens of seconds); the copy method uses 3 (1 at 100k files).',
         'Restore and undo alternate (restore 10 checkpoints back, then undo it).',
       ],
       sizesMb,
@@ -372,7 +425,8 @@ async function main(): Promise<void> {
           ? '`node bin/retrace.js hook claude-code` with a PostToolUse (Edit) payload on stdin, one edited file per call, wall time of the whole process.'
           : '`node bin/retrace.js checkpoint` per call (the Claude Code hook command was not available), one edited file per call, wall time of the whole process.',
       extra: [
-        `Timeline page: \`session\` read of a ${TIMELINE_MESSAGES.toLocaleString('en-US')}-message session through the workspace coordinator.`,
+        `Timeline page: the service's \`timeline\` handler (offset 0, limit 500: the app's first page) over a ${TIMELINE_MESSAGES.toLocaleString('en-US')}-message session.`,
+        'Diff summary and file contents: a different step per run (the service caches summaries per commit pair; the first request is the cost the app sees).',
         `Storage: a fresh store, one first checkpoint, then ${STORAGE_CHECKPOINTS} checkpoints of 10 edited files each, measured by \`retrace status\`'s storageBytes (after its maintenance); "one packed copy" = \`git pack-objects\` of exactly the objects of the first snapshot.`,
       ],
     };
@@ -380,7 +434,7 @@ async function main(): Promise<void> {
     const marker = '<!-- analysis: kept by the runner -->';
     const analysis = previous.includes(marker) ? previous.slice(previous.indexOf(marker)) : `${marker}\n`;
     await mkdir(path.dirname(DOCS), { recursive: true });
-    await writeFile(DOCS, `${renderMarkdown(results, notes)}\n${analysis}`);
+    await writeFile(DOCS, `${renderMarkdown(results, notes, cpuByRow)}\n${analysis}`);
     log(`wrote ${path.relative(REPO, DOCS)}`);
   }
 }

@@ -9,6 +9,10 @@ export interface MachineInfo {
   node: string;
   git: string;
   fs: string;
+  /** The commit of this repository that was measured (+ "-dirty" when the engine had local changes). */
+  commit: string;
+  /** 1/5/15-minute load averages when the run started and ended (other work on the machine skews timings). */
+  loadAverage: { start: number[]; end: number[] };
 }
 
 export interface RunRow {

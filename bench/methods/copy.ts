@@ -45,7 +45,8 @@ export class CopyMethod implements BenchMethod {
   }
 
   async checkpointId(back: number): Promise<string> {
-    const id = this.copies[this.copies.length - 1 - back];
+    // A restore costs the same whichever copy it takes: clamp to the oldest kept.
+    const id = this.copies[Math.max(0, this.copies.length - 1 - back)];
     if (!id) throw new Error(`copy: no checkpoint ${back} back`);
     return id;
   }
