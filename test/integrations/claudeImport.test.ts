@@ -385,6 +385,27 @@ describe('retrace import claude-code', () => {
     expect(log.messages.some((m) => m.text.includes('SIDECHAIN-ONLY'))).toBe(false);
   });
 
+  it("a transcript imported from outside Claude Code's folders is forked into the project folder of its cwd", async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'a.txt': 'three\n', 'b.txt': 'bee\n' });
+    const config = tempDir('retrace-claude-');
+    const backup = tempDir('retrace-backup-');
+    const file = join(backup, 'copy.jsonl');
+    writeFileSync(file, rewindTranscript(ws));
+    const env = { CLAUDE_CONFIG_DIR: config };
+    await cliJson(['import', 'claude-code', file], { home, env });
+    const log = await cliJson<Log>(['log', '--cwd', ws], { home });
+    const target = log.messages.find((m) => m.text.startsWith('Write a.txt'))!;
+    const res = await cliJson<{ resume: { sessionId: string; transcript: string } }>(
+      ['restore', target.id, '--conversation', '--cwd', ws],
+      { home, env },
+    );
+    expect(res.resume.transcript).toBe(
+      join(config, 'projects', ws.replace(/[^a-zA-Z0-9]/g, '-'), `${res.resume.sessionId}.jsonl`),
+    );
+    expect(readdirSync(backup)).toEqual(['copy.jsonl']);
+  });
+
   it('bad input: a missing file, a transcript without a conversation', async () => {
     const home = tempHome();
     const ws = makeWorkspace({ 'x.txt': 'x\n' });

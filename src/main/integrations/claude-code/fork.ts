@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { arr, obj, str } from './jsonl';
 import { chainTo, parseConversation, type ConvLine } from './conversation';
-import { claudeConfigDir } from './paths';
+import { claudeConfigDir, projectDir } from './paths';
 
 export interface ForkTarget {
   /**
@@ -38,7 +38,12 @@ export interface ForkResult {
 export function forkTranscript(
   transcriptPath: string,
   target: ForkTarget,
-  opts: { newId?: string; env?: NodeJS.ProcessEnv } = {},
+  opts: {
+    newId?: string;
+    env?: NodeJS.ProcessEnv;
+    /** Where to write it; default: beside the original (its Claude Code project folder). */
+    dir?: string;
+  } = {},
 ): ForkResult {
   let text: string;
   try {
@@ -73,7 +78,8 @@ export function forkTranscript(
     out.push(JSON.stringify(data));
   }
 
-  const dir = dirname(transcriptPath);
+  const dir = opts.dir ?? dirname(transcriptPath);
+  mkdirSync(dir, { recursive: true });
   const dest = join(dir, `${newId}.jsonl`);
   if (existsSync(dest)) throw new RetraceError('E_INTERNAL', `a transcript ${basename(dest)} exists already`);
   // Written beside, then renamed: Claude Code never sees a half-written session.
@@ -171,6 +177,17 @@ function promptOf(l: ConvLine): string | undefined {
     .filter((b) => b.type === 'text')
     .map((b) => str(b.text) ?? '');
   return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+/**
+ * The folder `claude --resume` will look in: the original's own folder when it is a Claude Code project
+ * folder (`…/projects/<encoded cwd>/`), else the project folder of the session's cwd — so a transcript imported
+ * from elsewhere (a copy, a backup) is forked where Claude Code finds it, never beside an arbitrary file.
+ */
+export function forkFolder(transcriptPath: string, cwd: string | null, env: NodeJS.ProcessEnv = process.env): string {
+  const dir = dirname(transcriptPath);
+  if (basename(dirname(dir)) === 'projects' || !cwd) return dir;
+  return projectDir(cwd, env);
 }
 
 /** file-history-snapshot lines that belong to a prompt on the chain (by snapshot.messageId or messageId). */

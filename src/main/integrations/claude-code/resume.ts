@@ -6,7 +6,7 @@
  */
 import type { RestoreResult } from '../../../shared/model';
 import type { WorkspaceEngine } from '../../engine/workspaceEngine';
-import { forkTranscript } from './fork';
+import { forkFolder, forkTranscript } from './fork';
 import { loadOrigin } from './origin';
 
 export interface ResumeOutcome {
@@ -24,12 +24,11 @@ export async function resumeAfterRestore(
   const state = await engine.session(res.target.session).catch(() => null);
   if (!state) return {};
   // The session header says where it came from; the integration's own note is the fallback (older sessions).
-  const header = state.header.origin;
-  const transcript =
-    header?.kind === 'claude-code' && header.transcript
-      ? header.transcript
-      : loadOrigin(engine.ws, res.target.session)?.transcript;
+  const header = state.header.origin?.kind === 'claude-code' ? state.header.origin : undefined;
+  const side = loadOrigin(engine.ws, res.target.session);
+  const transcript = header?.transcript ?? side?.transcript;
   if (!transcript) return {};
+  const cwd = header?.cwd ?? side?.cwd ?? null;
   try {
     const m = state.messages.find((x) => x.id === res.target.message);
     if (!m) return { problem: `message ${res.target.message} is not in session ${res.target.session}` };
@@ -40,7 +39,7 @@ export async function resumeAfterRestore(
         ts: m.ts,
         ...(m.role === 'user' ? { promptText: m.text } : {}),
       },
-      { env },
+      { env, dir: forkFolder(transcript, cwd, env) },
     );
     return { resume: { sessionId: fork.sessionId, command: fork.command, transcript: fork.transcript } };
   } catch (e) {
