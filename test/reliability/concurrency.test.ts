@@ -76,6 +76,9 @@ describe('concurrent writers and readers (I6)', () => {
     expect(bad.map(({ label, r }) => `${label}: ${r.code} ${r.stderr.trim()}`)).toEqual([]);
     const ok = writerResults.filter(({ r }) => r.code === 0);
     const locked = writerResults.length - ok.length;
+    // E_LOCKED only after the bounded wait (10 s), never at once (e.g. from a git lock file).
+    const early = writerResults.filter(({ r }) => r.code !== 0 && r.ms < 9_000);
+    expect(early.map(({ label, r }) => `${label}: E_LOCKED after ${r.ms} ms: ${r.stderr.trim()}`)).toEqual([]);
     const badReads = readerResults.filter(({ r }) => r.code !== 0 && errorCode(r) !== 'E_LOCKED');
     expect(badReads.map(({ what, r }) => `${what}: ${r.code} ${r.stderr.trim()}`)).toEqual([]);
 
