@@ -386,14 +386,19 @@ async function showFile(path: string | null): Promise<void> {
 let direction: 1 | -1 = -1;
 
 /**
- * Warm the caches for the checkpoints ahead (two in the direction of travel, one behind), so the next
+ * Warm the caches for the checkpoints ahead (three in the direction of travel, one behind), so the next
  * keypress renders from memory. The host runs git one call at a time, so the nearest goes first.
  */
 function prefetchNeighbours(): void {
   const s = get();
   const ws = s.workspace;
   if (!ws) return;
-  for (const i of [s.selected + direction, s.selected - direction, s.selected + 2 * direction]) {
+  for (const i of [
+    s.selected + direction,
+    s.selected - direction,
+    s.selected + 2 * direction,
+    s.selected + 3 * direction,
+  ]) {
     const sides = diffSides(s, i);
     if (!sides) continue;
     void loadSummary(ws.id, sides.from, sides.to).then((r) => {
