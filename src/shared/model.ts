@@ -205,6 +205,7 @@ export type AppCommand =
   | 'next-checkpoint'
   | 'compare-step'
   | 'compare-since'
+  | 'compare-pair'
   | 'toggle-inline'
   | 'toggle-rewound'
   | 'restore-code'

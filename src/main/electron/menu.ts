@@ -81,6 +81,7 @@ export function menuTemplate(opts: {
         { type: 'separator' },
         cmd('Compare This Step', 'compare-step', 'CmdOrCtrl+1'),
         cmd('Compare Since Then', 'compare-since', 'CmdOrCtrl+2'),
+        cmd('Compare Two Checkpoints', 'compare-pair', 'CmdOrCtrl+3'),
         cmd('Toggle Inline Diff', 'toggle-inline', 'CmdOrCtrl+Alt+I'),
         cmd('Show Rewound Messages', 'toggle-rewound', 'CmdOrCtrl+Alt+H'),
         { type: 'separator' },

@@ -508,6 +508,8 @@ export function runCommand(command: AppCommand): void {
       return setCompare('step');
     case 'compare-since':
       return setCompare('since');
+    case 'compare-pair':
+      return setCompare('pair');
     case 'toggle-inline':
       return toggleInline();
     case 'toggle-rewound':
