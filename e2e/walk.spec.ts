@@ -85,6 +85,13 @@ test('open, scrub with the keys, read the diff, restore code / conversation / bo
   await page.setViewportSize({ width: 1400, height: 860 });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  // Everything (Monaco, its workers, fonts) comes from the local server: nothing from a CDN.
+  const foreign: string[] = [];
+  const origin = new URL(served.url).origin;
+  page.on('request', (r) => {
+    if (!r.url().startsWith(origin) && !r.url().startsWith('blob:') && !r.url().startsWith('data:'))
+      foreign.push(r.url());
+  });
 
   await page.goto(served.url);
   await expect(timeline(page)).toBeVisible();
@@ -241,6 +248,7 @@ test('open, scrub with the keys, read the diff, restore code / conversation / bo
   expect(read('src/greet.js')).toBe(GREET_V3);
 
   expect(errors).toEqual([]);
+  expect(foreign).toEqual([]);
 });
 
 test('a folder that cannot be opened is an alert with its code; the Open folder screen then opens a good one', async ({
