@@ -7,7 +7,7 @@
  * changes only files the agent touched. A session already in the workspace (imported, or recorded by the
  * hooks) is left as it is with a clear message, unless `replace` is given.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { MessageMeta } from '../../../shared/model';
@@ -159,7 +159,7 @@ function readTranscript(file: string): string {
  */
 export function findAgentFiles(file: string, text: string): { name: string; text: string }[] {
   const dir = dirname(file);
-  const sessionId = /"sessionId"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+  const sessionId = sessionIdOf(text);
   const out: { name: string; text: string }[] = [];
   const read = (folder: string, check: boolean) => {
     let names: string[];
@@ -170,17 +170,38 @@ export function findAgentFiles(file: string, text: string): { name: string; text
     }
     for (const name of names.sort()) {
       if (!/^agent-[A-Za-z0-9_-]+\.jsonl$/.test(name)) continue;
+      const path = join(folder, name);
+      // A project folder can hold hundreds of other sessions' agent files: look at each one's head first.
+      if (check && sessionId && sessionIdOf(head(path)) !== sessionId) continue;
       let t: string;
       try {
-        t = readFileSync(join(folder, name), 'utf8');
+        t = readFileSync(path, 'utf8');
       } catch {
         continue;
       }
-      if (check && sessionId && /"sessionId"\s*:\s*"([^"]+)"/.exec(t)?.[1] !== sessionId) continue;
       out.push({ name, text: t });
     }
   };
   read(dir, true);
   if (sessionId) read(join(dir, sessionId, 'subagents'), false);
   return out;
+}
+
+function sessionIdOf(text: string): string | undefined {
+  return /"sessionId"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+}
+
+/** The first 16 KiB of a file (enough for its first line's sessionId), or '' when unreadable. */
+function head(path: string): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buf = Buffer.alloc(16 * 1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
