@@ -73,7 +73,7 @@ export class ShadowRepo {
       const dataRel = this.dataHomeInsideRoot();
       const isExcluded = (rel: string): boolean =>
         isHardExcluded(rel) || (dataRel !== null && (rel === dataRel || rel.startsWith(dataRel + '/')));
-      return snapshot({
+      const snap = await snapshot({
         git: this.git,
         root: this.ws.root,
         sizeCap: this.sizeCap,
@@ -82,6 +82,8 @@ export class ShadowRepo {
         ...(opts.hintPaths ? { hintPaths: opts.hintPaths } : {}),
         ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
       });
+      this.trees.set(snap.tree, snap.tree); // a tree is its own tree: restores and diffs pass it back
+      return snap;
     });
   }
 
@@ -148,6 +150,7 @@ export class ShadowRepo {
     const tree = await this.guard(() => peelToTree(this.git, commitOrTree));
     if (!tree) throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no such checkpoint or tree: ${commitOrTree}`);
     this.trees.set(commitOrTree, tree);
+    this.trees.set(tree, tree);
     return tree;
   }
 

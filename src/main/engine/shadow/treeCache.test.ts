@@ -42,6 +42,8 @@ describe('ShadowRepo.treeOf with the cache', () => {
         .toString()
         .trim();
     for (const spec of [c1, c2, t1, t2, c2.slice(0, 12)]) expect(await repo.treeOf(spec)).toBe(git(spec));
+    // Trees that snapshots returned resolve to themselves.
+    expect(await repo.treeOf((await repo.snapshotTree()).tree)).toBe(t2);
     // A second handle (another process) asks git and gets the same answers.
     const again = await (await import('./ShadowRepo')).ShadowRepo.open(ws);
     expect(await again.treeOf(c2)).toBe(t2);
