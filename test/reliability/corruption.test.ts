@@ -201,6 +201,20 @@ describe('shadow repository corruption (I5, I8)', () => {
     expect(reach).toContain(base.c[1]);
   });
 
+  it('a repository that lost every object: messages kept, all checkpoints unavailable, recording goes on', async () => {
+    const c = await fresh();
+    rmSync(join(c.gitDir, 'objects'), { recursive: true, force: true });
+    const reports = await expectRepaired(c, /recreated missing objects|unavailable/);
+    for (const h of base.c.slice(0, 2)) expect(reports.map((r) => r.detail).join('\n')).toContain(h.slice(0, 7));
+    const log = await c.run(['log']);
+    const flagged = (
+      log.json as { messages: { hash: string | null; meta?: { checkpointUnavailable?: boolean } }[] }
+    ).messages
+      .filter((m) => base.c.includes(m.hash ?? ''))
+      .map((m) => m.meta?.checkpointUnavailable === true);
+    expect(flagged).toEqual([true, true, true]);
+  });
+
   it('garbled packed-refs lines are dropped and the refs rebuilt', async () => {
     const c = await fresh();
     execFileSync('git', [`--git-dir=${c.gitDir}`, 'pack-refs', '--all']);

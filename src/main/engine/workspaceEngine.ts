@@ -255,12 +255,17 @@ export class WorkspaceEngine {
 
   /** The hash of the newest checkpoint message of any session (by message time), or null. */
   private async newestCheckpoint(): Promise<string | null> {
+    // A checkpoint a repair gave up (or whose commit is gone) cannot be a parent: take the newest usable one.
+    const lost = await this.unavailable();
+    const shadow = await this.shadow();
     let best: { ts: string; hash: string } | null = null;
     for (const s of await this.sessions.readAll()) {
       for (let i = s.messages.length - 1; i >= 0; i--) {
         const m = s.messages[i]!;
-        if (!m.hash) continue;
-        if (!best || m.ts > best.ts) best = { ts: m.ts, hash: m.hash };
+        if (!m.hash || lost.has(m.hash)) continue;
+        if (best && m.ts <= best.ts) break;
+        if (!(await shadow.commitExists(m.hash))) continue;
+        best = { ts: m.ts, hash: m.hash };
         break;
       }
     }
