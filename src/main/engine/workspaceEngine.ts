@@ -392,7 +392,7 @@ export class WorkspaceEngine {
     const before = from ? await shadow.readFile(from, relOld) : null;
     const after = to === 'working' ? await this.readWorking(rel) : await shadow.readFile(to, rel);
     const sides = [before, after].filter((x): x is { bytes: Buffer } => x !== null);
-    const binary = sides.some((x) => isBinaryFileSync(x.bytes, { size: x.bytes.length }));
+    const binary = sides.some((x) => isBinaryFileSync(x.bytes, x.bytes.length));
     const tooLarge = sides.some((x) => x.bytes.length > INLINE_LIMIT);
     const text = (x: { bytes: Buffer } | null): string | null =>
       x === null || binary || tooLarge ? null : x.bytes.toString('utf8');
