@@ -85,6 +85,8 @@ test('open, scrub with the keys, read the diff, restore code / conversation / bo
   await page.setViewportSize({ width: 1400, height: 860 });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
   // Everything (Monaco, its workers, fonts) comes from the local server: nothing from a CDN.
   const foreign: string[] = [];
   const origin = new URL(served.url).origin;
@@ -125,6 +127,10 @@ test('open, scrub with the keys, read the diff, restore code / conversation / bo
   await files.getByRole('button', { name: /src\/greet\.js/ }).click();
   await expect(diffEditor(page)).toContainText('Hello, ${name}!');
   await expect(page.locator('.monaco-diff-editor .editor.original')).toContainText('hello, ${name}');
+  // The diff itself was computed, off the page's thread by Monaco's editor worker (served locally).
+  await expect(page.locator('.monaco-diff-editor .line-insert').first()).toBeVisible();
+  await expect(page.locator('.monaco-diff-editor .line-delete').first()).toBeVisible();
+  expect(workers.some((u) => u.startsWith(new URL(served.url).origin) && /editor\.worker/.test(u))).toBe(true);
 
   // A binary file gets a notice, not an editor; Inline switches the editor's layout.
   await files.getByRole('button', { name: /logo\.png/ }).click();

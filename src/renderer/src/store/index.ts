@@ -371,8 +371,13 @@ async function showFile(path: string | null): Promise<void> {
     set({ file: cached, fileKey: key });
     return markDataReady();
   }
-  set({ fileKey: key, file: null });
   const change = s.summary?.files.find((f) => f.path === path);
+  if (change?.binary) {
+    // The summary already knows: no contents to fetch, the diff pane shows its notice.
+    set({ fileKey: key, file: { path, binary: true, before: null, after: null } });
+    return markDataReady();
+  }
+  set({ fileKey: key, file: null });
   const r = await loadContents(ws.id, sides.from, sides.to, path, change?.oldPath);
   if (get().fileKey !== key) return;
   const file = take(r);
