@@ -145,9 +145,12 @@ describe('shadow repository corruption (I5, I8)', () => {
     expect(salvaged).toBe(gitAt(c.gitDir, ['rev-parse', `${base.c[2]}^{tree}`]).trim());
     const r1 = await c.run(['restore', base.c[0], '--code']);
     expect(r1.code, r1.stderr).toBe(0);
+    // …and stay restorable by its own name after gc has dropped the old commit with its broken history.
+    execFileSync('git', [`--git-dir=${c.gitDir}`, 'gc', '--quiet', '--prune=now']);
     const r3 = await c.run(['restore', base.c[2], '--code']);
     expect(r3.code, r3.stderr).toBe(0);
     expect(readFileSync(join(c.ws, 'src/c3.ts'), 'utf8')).toBe(C3_NEW);
+    expect(readFileSync(join(c.ws, 'src/index.ts'), 'utf8')).toBe(V3);
     // The damaged one fails with one clear line, not a crash.
     for (const args of [
       ['restore', base.c[1], '--code'],

@@ -306,6 +306,22 @@ export class WorkspaceEngine {
     }
   }
 
+  /**
+   * The commit that holds a checkpoint's files: itself, or — when a repair found its history broken — the
+   * salvaged commit with the same tree (which survives gc; the old commit does not).
+   */
+  private async salvagedAs(hash: string): Promise<string> {
+    try {
+      const j = JSON.parse(await readFile(join(this.ws.dir, 'unavailable.json'), 'utf8')) as {
+        salvaged?: Record<string, unknown>;
+      };
+      const to = j.salvaged?.[hash];
+      return typeof to === 'string' && /^[0-9a-f]{40}$/.test(to) ? to : hash;
+    } catch {
+      return hash;
+    }
+  }
+
   /** E_UNKNOWN_CHECKPOINT for a checkpoint that a repair had to give up. */
   async assertAvailable(hash: string | null): Promise<void> {
     if (hash && (await this.unavailable()).has(hash)) {
@@ -343,14 +359,14 @@ export class WorkspaceEngine {
       const only = [...carriers.values()][0];
       if (!only) throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no checkpoint ${spec} in this workspace`);
       await this.assertAvailable(only.hash);
-      return only;
+      return { ...only, hash: await this.salvagedAs(only.hash) };
     }
     for (const s of states) {
       const m = s.messages.find((x) => x.id === spec);
       if (!m) continue;
       if (!m.hash) throw new RetraceError('E_UNKNOWN_CHECKPOINT', `message ${spec} carries no checkpoint`);
       await this.assertAvailable(m.hash);
-      return { hash: m.hash, message: m.id, session: s.header.id };
+      return { hash: await this.salvagedAs(m.hash), message: m.id, session: s.header.id };
     }
     throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no checkpoint or message ${spec} in this workspace`);
   }

@@ -195,6 +195,8 @@ export async function repairShadowRepo(ctx: RepairContext): Promise<RepairOutcom
 class Repairer {
   readonly reports: RecoveryReport[] = [];
   readonly unavailable = new Set<string>();
+  /** Checkpoint → the commit that keeps its files after its history broke. */
+  readonly salvaged = new Map<string, string>();
   private readonly gitDir: string;
   private readonly quarantine: string;
   private quarantined = 0;
@@ -413,13 +415,14 @@ class Repairer {
   /** Re-commit an intact tree whose history is damaged, under refs/retrace/salvaged/<old hash>. */
   private async salvage(hash: string, parent: string | null): Promise<void> {
     const ref = SALVAGE_PREFIX + hash;
-    if (
-      await this.git(['rev-parse', '--verify', '--quiet', ref]).then(
-        () => true,
-        () => false,
-      )
-    )
+    const existing = await this.git(['rev-parse', '--verify', '--quiet', ref]).then(
+      (out) => out.trim(),
+      () => null,
+    );
+    if (existing) {
+      this.salvaged.set(hash, existing);
       return;
+    }
     const tree = (await this.git(['rev-parse', `${hash}^{tree}`])).trim();
     const args = ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', `salvaged checkpoint ${hash}`];
     const salvaged = (
@@ -431,6 +434,7 @@ class Repairer {
       .toString()
       .trim();
     await this.git(['update-ref', ref, salvaged]);
+    this.salvaged.set(hash, salvaged);
     this.report(
       'checkpoint-ref-repaired',
       `checkpoint ${hash.slice(0, 7)} lost its history; its files are kept as ${salvaged.slice(0, 7)} (${ref})`,
@@ -498,11 +502,12 @@ class Repairer {
   }
 
   private async writeUnavailable(): Promise<void> {
-    if (this.unavailable.size === 0) return;
-    const file = path.join(path.dirname(this.gitDir), UNAVAILABLE_FILE);
-    const old = await readUnavailable(path.dirname(this.gitDir));
+    if (this.unavailable.size === 0 && this.salvaged.size === 0) return;
+    const wsDir = path.dirname(this.gitDir);
+    const old = await readUnavailable(wsDir);
     const all = [...new Set([...old, ...this.unavailable])].sort();
-    await writeAtomic(file, JSON.stringify({ hashes: all }, null, 2) + '\n');
+    const salvaged = { ...(await readSalvaged(wsDir)), ...Object.fromEntries(this.salvaged) };
+    await writeAtomic(path.join(wsDir, UNAVAILABLE_FILE), JSON.stringify({ hashes: all, salvaged }, null, 2) + '\n');
   }
 
   private async allCheckpoints(): Promise<string[]> {
@@ -542,6 +547,26 @@ class Repairer {
   private async copyAside(file: string): Promise<void> {
     await fs.mkdir(this.quarantine, { recursive: true });
     await fs.copyFile(file, path.join(this.quarantine, `${this.quarantined++}-${path.basename(file)}`));
+  }
+}
+
+/**
+ * Checkpoints whose history broke but whose files were kept: old hash → salvaged commit (same tree). Restores
+ * and diffs of such a checkpoint use the salvaged commit, which outlives the old one at the next gc.
+ */
+export async function readSalvaged(wsDir: string): Promise<Record<string, string>> {
+  const text = await readText(path.join(wsDir, UNAVAILABLE_FILE));
+  if (text === null) return {};
+  try {
+    const j = JSON.parse(text) as { salvaged?: unknown };
+    if (!j.salvaged || typeof j.salvaged !== 'object') return {};
+    return Object.fromEntries(
+      Object.entries(j.salvaged as Record<string, unknown>).filter(
+        (e): e is [string, string] => HEX40.test(e[0]) && typeof e[1] === 'string' && HEX40.test(e[1]),
+      ),
+    );
+  } catch {
+    return {};
   }
 }
 
