@@ -15,15 +15,37 @@ export default tseslint.config(
   },
   // Layers: the engine is plain Node; only src/main/electron may import electron; the renderer never reaches main.
   {
-    files: ['src/main/engine/**/*.ts', 'src/main/cli/**/*.ts', 'src/main/serve/**/*.ts', 'src/main/integrations/**/*.ts', 'src/main/service.ts'],
+    files: [
+      'src/main/engine/**/*.ts',
+      'src/main/cli/**/*.ts',
+      'src/main/serve/**/*.ts',
+      'src/main/integrations/**/*.ts',
+      'src/main/service.ts',
+    ],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['electron', 'react', 'react-dom', '**/electron/**', '**/renderer/**'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['electron', 'react', 'react-dom', '**/electron/**', '**/renderer/**'] },
+      ],
     },
   },
   {
     files: ['src/main/engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['electron', 'react', '**/serve/**', '**/cli/**', '**/electron/**', '**/integrations/**', '**/service'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            'electron',
+            'react',
+            '**/serve/**',
+            '**/cli/**',
+            '**/electron/**',
+            '**/integrations/**',
+            '**/service',
+          ],
+        },
+      ],
     },
   },
   {
@@ -37,6 +59,8 @@ export default tseslint.config(
   },
   {
     files: ['src/shared/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['electron', 'react', 'node:*', '**/main/**', '**/renderer/**'] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['electron', 'react', 'node:*', '**/main/**', '**/renderer/**'] }],
+    },
   },
 );

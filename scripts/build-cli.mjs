@@ -14,7 +14,9 @@ await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   // CommonJS dependencies bundled into ESM still call require(); give them one.
-  banner: { js: "import { createRequire as __retraceCreateRequire } from 'node:module'; const require = __retraceCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __retraceCreateRequire } from 'node:module'; const require = __retraceCreateRequire(import.meta.url);",
+  },
   external: ['electron'],
   logLevel: 'warning',
 });

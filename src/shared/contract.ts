@@ -23,7 +23,10 @@ const workspaceId = z.string().regex(/^[A-Za-z0-9._-]{1,200}$/, 'not a workspace
 const sessionId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'not a session id');
 /** A checkpoint: full hash, unique prefix of 7+ hex digits, or a message id. */
 const checkpointSpec = z.string().min(1).max(200);
-const hashOrNull = z.string().regex(/^[0-9a-f]{40}$/).nullable();
+const hashOrNull = z
+  .string()
+  .regex(/^[0-9a-f]{40}$/)
+  .nullable();
 const side = z.union([z.string().regex(/^[0-9a-f]{40}$/), z.literal('working')]);
 /** Workspace-relative, '/'-separated; rejected by the service if it is absolute or has a `..` segment. */
 const relPath = z.string().min(1).max(4096);
