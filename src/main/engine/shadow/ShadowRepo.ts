@@ -17,6 +17,7 @@ import { GitRunner } from '../git/runner';
 import type { WorkspaceRef } from '../workspace';
 import { ShadowDoctor } from './repair';
 import { applyPaths, planRestore, type RestorePlan } from './restore';
+import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
 import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
 
@@ -33,6 +34,8 @@ export class ShadowRepo {
   private rulesChecked = false;
   /** Commit → tree, immutable, so asked of git once per commit (treeCache.ts). */
   private readonly trees = new TreeCache();
+  /** Line counts of a fast first snapshot's blobs, for the first checkpoint's stats (lineCounts.ts). */
+  private readonly lineCounts = new LineCounts();
   /** Detects and repairs a damaged repository (shadow/repair.ts). */
   private readonly doctor: ShadowDoctor;
 
@@ -81,6 +84,7 @@ export class ShadowRepo {
         rulesChanged,
         ...(opts.hintPaths ? { hintPaths: opts.hintPaths } : {}),
         ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+        lineCounts: this.lineCounts,
       });
       this.trees.set(snap.tree, snap.tree); // a tree is its own tree: restores and diffs pass it back
       return snap;
@@ -162,7 +166,14 @@ export class ShadowRepo {
   }
 
   async diffStats(from: string | null, to: string): Promise<{ changed: ChangeCounts; stats: CheckpointStats }> {
-    const files = await this.diff(from, to);
+    // A first checkpoint right after a fast first snapshot: its blobs' line counts are known (lineCounts.ts),
+    // so git need not inflate every blob again for --numstat.
+    const counted =
+      from === null && this.lineCounts.size > 0
+        ? this.lineCounts.addedFiles(await this.guard(() => lsTree(this.git, to, { recursive: true })))
+        : null;
+    this.lineCounts.clear(); // only ever useful for the first checkpoint
+    const files = counted ?? (await this.diff(from, to));
     const changed: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
     const stats: CheckpointStats = { files: files.length, insertions: 0, deletions: 0 };
     for (const f of files) {

@@ -24,6 +24,7 @@ import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { gitEnv } from '../git/env';
 import { indexMode, writeIndexFile, type IndexEntry } from './indexFile';
+import { countLines, type LineCounts } from './lineCounts';
 
 /** Below this many files the plain path is as fast (process start-up dominates) and stays the only one. */
 export const FAST_FIRST_MIN_FILES = 2000;
@@ -36,6 +37,8 @@ export interface FastFirstOptions {
   onProgress?: (p: { phase: string; done: number; total?: number }) => void;
   /** fast-import processes for blobs; default: 2 where there are 2+ cores. */
   parallel?: number;
+  /** Filled with each blob's numstat line count, for the first checkpoint's stats (lineCounts.ts). */
+  lineCounts?: LineCounts;
 }
 
 /** True when the shadow index holds no entries yet (no file, or an index of zero entries). */
@@ -167,6 +170,7 @@ export async function fastFirstAdd(opts: FastFirstOptions): Promise<void> {
           const header = `blob ${got.bytes.length}\0`;
           const oid = createHash('sha1').update(header).update(got.bytes).digest('hex');
           entries.push({ path: rel, mode: indexMode(got.st), oid, stat: got.st });
+          opts.lineCounts?.set(oid, countLines(got.bytes));
           const wait = fi.write(`blob\ndata ${got.bytes.length}\n`, got.bytes, '\n');
           if (wait) await wait;
         }

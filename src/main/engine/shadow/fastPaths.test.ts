@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, git, makeWorkspace } from '../../../../test/helpers';
 import { ShadowRepo } from './ShadowRepo';
 import { FAST_FIRST_MIN_FILES } from './fastFirstSnapshot';
+import type { LineCounts } from './lineCounts';
 import { openTemp } from './testSupport';
 import { checkScan, recordScan, WARM_MAX_STREAK } from './warmScope';
 
@@ -45,6 +46,11 @@ function bigWorkspace(count = FAST_FIRST_MIN_FILES + 150): string {
     // Index v4 stores each path as "drop N bytes of the previous one" + the rest: N > 127 takes 2 varint bytes.
     [`deep/${'x'.repeat(200)}.txt`]: 'long\n',
     'deep2.txt': 'short\n',
+    // numstat corner cases: no final newline, CRLF, a NUL past git's 8000-byte binary sniff
+    'no-eol.txt': 'a\nb',
+    'crlf.txt': 'a\r\nb\r\n',
+    'late-nul.txt': `${'x'.repeat(9000)}\0\nend`,
+    'early-nul.txt': `ab\0c\n`,
   };
   for (let i = 0; i < count; i++) {
     files[`src/d${i % 37}/e${i % 5}/f${i}.ts`] = `export const v${i} = ${i};\n`.repeat(1 + (i % 13));
@@ -99,6 +105,25 @@ describe('fast first snapshot', () => {
     expect(looseObjects(fast)).toBeLessThan(5);
     inRepo(fast, ['fsck', '--strict', '--no-dangling', '--connectivity-only']);
     inRepo(fast, ['cat-file', '-e', `${fastTree}^{tree}`]);
+    // The first checkpoint's stats (from the fast path's own line counts) are git's numstat, file by file.
+    const fastCommit = await fast.commit(fastTree, null, 'first');
+    const plainCommit = await plain.commit(plainTree, null, 'first');
+    expect(fastCommit).toBe(plainCommit);
+    // The counts cover every blob of the tree, so git is not asked for a numstat…
+    const counts = (fast as unknown as { lineCounts: LineCounts }).lineCounts;
+    const listed = inRepo(fast, ['ls-tree', '-r', '-z', fastTree])
+      .split('\0')
+      .filter(Boolean)
+      .map((rec) => {
+        const [meta, p] = [rec.slice(0, rec.indexOf('\t')), rec.slice(rec.indexOf('\t') + 1)];
+        const [, type, id] = meta.split(' ');
+        return { path: p, type: type!, id: id! };
+      });
+    expect(counts.addedFiles(listed)).not.toBeNull();
+    const fastStats = await fast.diffStats(null, fastCommit);
+    expect(counts.size).toBe(0); // …and they are dropped once used
+    expect(fastStats).toEqual(await plain.diffStats(null, plainCommit));
+    expect(fastStats.stats.files).toBeGreaterThan(FAST_FIRST_MIN_FILES);
     // No temporary ref is left behind.
     expect(inRepo(fast, ['for-each-ref', 'refs/retrace/tmp/'])).toBe('');
 

@@ -7,6 +7,7 @@ import { listIgnoredTracked, listWorkTreeChanges } from '../git/lsFiles';
 import type { GitRunner } from '../git/runner';
 import { addToIndex, removeFromIndex, writeTree } from '../git/updateIndex';
 import { fastFirstAdd, useFastFirst } from './fastFirstSnapshot';
+import type { LineCounts } from './lineCounts';
 import { checkScan, recordScan, unchangedTree, warmScope } from './warmScope';
 import { walkUntrackedDirs } from './walkUntracked';
 
@@ -28,6 +29,8 @@ export interface SnapshotContext {
   rulesChanged: boolean;
   /** Paths the caller knows changed (hook tool input, file watcher): may limit the scan (warmScope.ts). */
   hintPaths?: readonly string[];
+  /** Filled by the fast first snapshot, for the first checkpoint's stats (lineCounts.ts). */
+  lineCounts?: LineCounts;
   onProgress?: (p: SnapshotProgress) => void;
 }
 
@@ -118,6 +121,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
         root,
         paths: toAdd.sort(),
         ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+        ...(ctx.lineCounts ? { lineCounts: ctx.lineCounts } : {}),
       }).catch(async (e: unknown) => {
         if (e instanceof RetraceError) throw e;
         await addToIndex(git, toAdd.sort());
