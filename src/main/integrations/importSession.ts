@@ -41,6 +41,14 @@ export interface ImportSessionResult {
   hidden: number;
 }
 
+/** What every importer answers (the CLI prints it; each importer adds its own details). */
+export interface ImportOutcome extends ImportSessionResult {
+  workspace: string;
+  /** True when the session had been imported before and was left as it was. */
+  skipped: boolean;
+  warnings: string[];
+}
+
 /** Counts of an existing session, for "already imported" answers. */
 export async function existingCounts(engine: WorkspaceEngine, id: string): Promise<ImportSessionResult> {
   const s = await engine.sessions.read(id);

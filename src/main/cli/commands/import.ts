@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { str } from '../args';
 import type { Command } from '../command';
+import type { ImportOutcome } from '../../integrations/importSession';
 
 const usage = 'import (claude-code FILE.jsonl | cline TASK_DIR [--storage DIR]) [--cwd DIR] [--replace]';
 
@@ -15,15 +16,7 @@ export const command: Command = {
     // --cwd names the workspace only when given: by default it comes from the transcript / task.
     const cwdGiven = typeof ctx.values.cwd === 'string' ? resolve(ctx.values.cwd) : undefined;
     const replace = ctx.values.replace === true;
-    let res: {
-      session: string;
-      messages: number;
-      checkpoints: number;
-      hidden: number;
-      workspace: string;
-      skipped: boolean;
-      warnings: string[];
-    };
+    let res: ImportOutcome;
     if (source === 'claude-code') {
       if (ctx.values.storage !== undefined) throw new RetraceError('E_USAGE', '--storage is for `import cline`');
       const { importClaudeCode } = await import('../../integrations/claude-code/import');

@@ -16,7 +16,13 @@ import { isValidSessionId } from '../../engine/sessions/ids';
 import { TreeBuilder, type TreeEdit } from '../../engine/shadow/buildTree';
 import { resolveWorkspace } from '../../engine/workspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
-import { existingCounts, removeSession, writeImportedSession, type ImportMessage } from '../importSession';
+import {
+  existingCounts,
+  removeSession,
+  writeImportedSession,
+  type ImportMessage,
+  type ImportOutcome,
+} from '../importSession';
 import { parseConversation } from './conversation';
 import { saveOrigin } from './origin';
 import { backupReader } from './paths';
@@ -32,16 +38,8 @@ export interface ClaudeImportOptions {
   replace?: boolean;
 }
 
-export interface ClaudeImportResult {
-  session: string;
-  messages: number;
-  checkpoints: number;
-  hidden: number;
-  workspace: string;
-  /** True when the session had been imported before and was left as it was. */
-  skipped: boolean;
+export interface ClaudeImportResult extends ImportOutcome {
   reconstructed: { files: string[]; missing: string[] };
-  warnings: string[];
 }
 
 export async function importClaudeCode(opts: ClaudeImportOptions): Promise<ClaudeImportResult> {

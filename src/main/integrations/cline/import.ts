@@ -16,7 +16,13 @@ import { shadowConfig } from '../../engine/git/runner';
 import { isValidSessionId } from '../../engine/sessions/ids';
 import { resolveWorkspace } from '../../engine/workspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
-import { existingCounts, removeSession, writeImportedSession, type ImportMessage } from '../importSession';
+import {
+  existingCounts,
+  removeSession,
+  writeImportedSession,
+  type ImportMessage,
+  type ImportOutcome,
+} from '../importSession';
 import { clineCwdHash, parseClineMessages } from './uiMessages';
 
 export interface ClineImportOptions {
@@ -29,17 +35,10 @@ export interface ClineImportOptions {
   replace?: boolean;
 }
 
-export interface ClineImportResult {
-  session: string;
-  messages: number;
-  checkpoints: number;
-  hidden: number;
-  workspace: string;
-  skipped: boolean;
+export interface ClineImportResult extends ImportOutcome {
   /** Cline's shadow repository the commits came from, or null when none was found. */
   repository: string | null;
   unavailable: number;
-  warnings: string[];
 }
 
 export function importRef(taskId: string, hash: string): string {
