@@ -9,4 +9,8 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 const { main } = await import(pathToFileURL(entry).href);
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// Leave as soon as the command is done (once stdout/stderr are flushed): waiting for Node to notice that
+// its idle handles are gone costs ~40 ms a call, and the Claude Code hook runs this on every tool call.
+process.exitCode = code;
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
