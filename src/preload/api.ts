@@ -2,7 +2,8 @@
  * The renderer-facing API, built from the contract alone. Kept free of `electron` imports so a unit test can
  * check that it exposes exactly the contract's methods (and nothing like a generic `invoke`).
  */
-import { API_METHODS, EVENT_CHANNEL, ipcChannel, type ApiMethod, type RetraceApi } from '../shared/contract';
+import { API_METHODS, EVENT_CHANNEL, ipcChannel, type ApiMethod } from '../shared/methods';
+import type { RetraceApi } from '../shared/contract';
 import type { RetraceEvent } from '../shared/model';
 import type { Result } from '../shared/result';
 

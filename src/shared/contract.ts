@@ -6,6 +6,9 @@
  */
 import { z } from 'zod';
 import type { Result } from './result';
+import type { ApiMethod } from './methods';
+
+export { API_METHODS, EVENT_CHANNEL, ipcChannel, type ApiMethod } from './methods';
 import type {
   DiffSummary,
   FileContents,
@@ -64,9 +67,9 @@ export const requestSchemas = {
   }),
   undo: z.object({ workspace: workspaceId }),
   status: z.object({ workspace: workspaceId }),
-} as const;
+  // `satisfies` on the literal: a method without a schema, or a schema without a method, fails to compile.
+} as const satisfies Record<ApiMethod, z.ZodType>;
 
-export type ApiMethod = keyof typeof requestSchemas;
 export type ApiRequest<M extends ApiMethod> = z.input<(typeof requestSchemas)[M]>;
 /** The request after validation (defaults filled in). */
 export type ApiParsedRequest<M extends ApiMethod> = z.output<(typeof requestSchemas)[M]>;
@@ -108,9 +111,3 @@ export type RetraceApi = {
 export type RetraceHandlers = {
   [M in ApiMethod]: (req: ApiParsedRequest<M>) => Promise<ApiResults[M]>;
 };
-
-export const API_METHODS = Object.keys(requestSchemas) as ApiMethod[];
-
-/** IPC channel names, one per method (never a generic channel). */
-export const ipcChannel = (method: ApiMethod): string => `retrace:${method}`;
-export const EVENT_CHANNEL = 'retrace:event';

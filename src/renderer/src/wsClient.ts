@@ -2,7 +2,8 @@
  * The RetraceApi over the `retrace serve` WebSocket: JSON frames {id, method, args} → {id, result}, plus
  * pushed {event} frames. Same interface as window.retrace, so the rest of the renderer cannot tell them apart.
  */
-import { API_METHODS, type ApiMethod, type RetraceApi } from '../../shared/contract';
+import { API_METHODS, type ApiMethod } from '../../shared/methods';
+import type { RetraceApi } from '../../shared/contract';
 import type { RetraceEvent } from '../../shared/model';
 import { fail, type Result } from '../../shared/result';
 
