@@ -3,7 +3,8 @@
  * copies of generated trees (1k, 10k, 100k files), in one run. Writes bench/results/latest.json and
  * docs/benchmarks.md. `npm run bench -- --quick`: 1k and 10k files at a quarter of the sizes, fewer runs.
  *
- * Flags: --quick, --sizes 1000,10000, --methods raw-git,legacy,…, --seed N, --out FILE, --no-docs,
+ * Flags: --quick, --sizes 1000,10000, --methods raw-git,legacy,…, --ops incremental-checkpoint,…, --seed N,
+ * --out FILE, --no-docs,
  * --keep (leave the run's copies).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -42,6 +43,9 @@ const STORAGE_CHECKPOINTS = 100;
 const TIMELINE_MESSAGES = 10_000;
 const ALL_METHODS: MethodName[] = ['raw-git', 'legacy', 'retrace', 'retrace-warm', 'copy'];
 const METHODS = (option('--methods')?.split(',') ?? ALL_METHODS) as MethodName[];
+/** --ops a,b: measure only these operations (the others' setup still runs untimed); storage only without it. */
+const OPS_ONLY = option('--ops')?.split(',') as Operation[] | undefined;
+const wanted = (op: Operation): boolean => !OPS_ONLY || OPS_ONLY.includes(op);
 
 /** Timed runs per operation (each after one untimed warm-up run, which is also the peak-RSS probe). */
 function runsFor(files: number, op: Operation, method: string): number {
@@ -183,7 +187,7 @@ class Recorder {
  */
 function benchPhases(m: BenchMethod, tree: GeneratedTree, rec: Recorder): (() => Promise<void>)[] {
   const files = tree.manifest.spec.files;
-  const supports = (op: Operation): boolean => m.operations.includes(op);
+  const supports = (op: Operation): boolean => m.operations.includes(op) && wanted(op);
   const prune = async (): Promise<void> => {
     if (m instanceof CopyMethod) await m.prune();
   };
@@ -213,10 +217,16 @@ function benchPhases(m: BenchMethod, tree: GeneratedTree, rec: Recorder): (() =>
     }
   };
   const noChange = async (): Promise<void> => {
+    if (!supports('no-change-checkpoint')) return;
     await rec.measure(m, 'no-change-checkpoint', runs('no-change-checkpoint'), prune, () => m.checkpoint([]));
   };
   const incremental = async (): Promise<void> => {
     const incRuns = runs('incremental-checkpoint');
+    if (!supports('incremental-checkpoint')) {
+      if (wanted('restore') || wanted('diff-summary'))
+        for (let i = 0; i < 10; i++) await m.checkpoint(await nextEdit());
+      return;
+    }
     await rec.measure(
       m,
       'incremental-checkpoint',
@@ -421,13 +431,15 @@ async function main(): Promise<void> {
       for (const m of methods) {
         if (m.name === 'retrace') {
           const r = m as RetraceMethod;
-          await benchHook(r, tree, rec, mode);
-          await benchTimeline(r, rec);
-          results.storage.push(await benchStorage(r, tree));
-          const s = results.storage.at(-1)!;
-          log(
-            `  storage: ${(s.storeBytes / 2 ** 20).toFixed(1)} MB after ${s.checkpoints} checkpoints; one packed copy ${(s.packedCopyBytes / 2 ** 20).toFixed(1)} MB`,
-          );
+          if (wanted('hook')) await benchHook(r, tree, rec, mode);
+          if (wanted('timeline-page')) await benchTimeline(r, rec);
+          if (!OPS_ONLY) {
+            results.storage.push(await benchStorage(r, tree));
+            const s = results.storage.at(-1)!;
+            log(
+              `  storage: ${(s.storeBytes / 2 ** 20).toFixed(1)} MB after ${s.checkpoints} checkpoints; one packed copy ${(s.packedCopyBytes / 2 ** 20).toFixed(1)} MB`,
+            );
+          }
         }
         await m.dispose();
         if (!flag('--keep')) await rm(path.dirname(m.root), { recursive: true, force: true });
