@@ -53,7 +53,14 @@ export function renderMarkdown(r: BenchResults, notes: ReportNotes, cpu: Map<Run
   out.push('');
   out.push(
     `**Machine:** ${m.cpu}, ${m.cores} cores, ${(m.ramBytes / 2 ** 30).toFixed(0)} GiB RAM, ${m.os}, ` +
-      `Node ${m.node}, git ${m.git}, file system ${m.fs}.`,
+      `Node ${m.node}, git ${m.git}, file system ${m.fs}. Measured commit ${m.commit}.`,
+  );
+  out.push('');
+  out.push(
+    `**Load:** 1/5/15-minute load average ${m.loadAverage.start.join(' / ')} at the start and ` +
+      `${m.loadAverage.end.join(' / ')} at the end — the machine was shared with other work, so absolute times ` +
+      'carry that noise. Operations run as phases interleaved across methods, so each ratio compares runs made ' +
+      'minutes apart at most; the CPU-time tables are the steadier reading.',
   );
   out.push('');
   out.push('## Method');
