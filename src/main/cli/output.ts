@@ -19,6 +19,29 @@ export class Output {
     }
   }
 
+  /**
+   * Progress of long work for a person at a terminal: one line on stderr, rewritten in place at most every
+   * 100 ms and erased at the end. Nothing at all when stderr is not a terminal (scripts, hooks, tests).
+   */
+  progress(): { update: (p: { phase: string; done: number; total?: number }) => void; end: () => void } {
+    const tty = process.stderr.isTTY === true;
+    let last = 0;
+    let shown = false;
+    return {
+      update: (p) => {
+        const now = Date.now();
+        if (!tty || now - last < 100) return;
+        last = now;
+        shown = true;
+        const count = p.total ? `${p.done}/${p.total}` : p.done > 0 ? String(p.done) : '';
+        process.stderr.write(`\r\x1b[Kretrace: ${p.phase} ${count}`);
+      },
+      end: () => {
+        if (shown) process.stderr.write('\r\x1b[K');
+      },
+    };
+  }
+
   /** A note for people (never on stdout in --json mode). */
   note(line: string): void {
     process.stderr.write(`retrace: ${line}\n`);

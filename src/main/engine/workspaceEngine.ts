@@ -41,7 +41,7 @@ import type { MessageEvent, RewindEvent, SessionOrigin, UnrewindEvent } from './
 import type { SessionState } from './sessions/replay';
 import { SessionStore, type CreateSessionOptions } from './sessions/store';
 // Loaded on first use: recording a plain message never needs git (the hook runs on every tool call).
-import type { ShadowRepo } from './shadow';
+import type { ShadowRepo, SnapshotProgress } from './shadow';
 import type { WorkspaceRef } from './workspace';
 
 export interface RecordInput {
@@ -66,6 +66,8 @@ export interface RecordInput {
   origin?: SessionOrigin;
   /** Paths the caller knows changed (a hook's tool input): lets the snapshot look there first. */
   hintPaths?: string[];
+  /** Progress of the snapshot (a first checkpoint of a large folder takes seconds). */
+  onProgress?: (p: SnapshotProgress) => void;
 }
 
 export interface RecordResult {
@@ -153,7 +155,7 @@ export class WorkspaceEngine {
 
   /** Snapshot and append a checkpoint message — `retrace checkpoint`. */
   async checkpoint(
-    opts: { session?: string; text?: string; role?: Role; meta?: MessageMeta; hintPaths?: string[] } = {},
+    opts: Partial<Pick<RecordInput, 'session' | 'text' | 'role' | 'meta' | 'hintPaths' | 'onProgress'>> = {},
   ): Promise<RecordResult> {
     return this.record({ ...opts, role: opts.role ?? 'system', text: opts.text ?? 'Checkpoint', checkpoint: true });
   }
@@ -179,7 +181,10 @@ export class WorkspaceEngine {
     let hash: string;
     let notCaptured: NotCaptured[] = [];
     if (input.checkpoint === true) {
-      const snap = await shadow.snapshotTree(input.hintPaths ? { hintPaths: input.hintPaths } : undefined);
+      const snap = await shadow.snapshotTree({
+        ...(input.hintPaths ? { hintPaths: input.hintPaths } : {}),
+        ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+      });
       notCaptured = snap.notCaptured;
       fault('checkpoint:after-snapshot');
       hash = await shadow.commit(snap.tree, parent, commitMessage(session, id, input.role, input.text));

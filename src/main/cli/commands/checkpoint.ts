@@ -10,10 +10,14 @@ export const command: Command = {
     const session = str(ctx.values, 'session');
     const text = str(ctx.values, 'text');
     const engine = await ctx.engine();
-    const res = await engine.checkpoint({
-      ...(session !== undefined ? { session } : {}),
-      ...(text !== undefined ? { text } : {}),
-    });
+    const progress = ctx.out.progress();
+    const res = await engine
+      .checkpoint({
+        ...(session !== undefined ? { session } : {}),
+        ...(text !== undefined ? { text } : {}),
+        onProgress: progress.update,
+      })
+      .finally(progress.end);
     const changed = res.changed ?? { added: 0, modified: 0, deleted: 0 };
     // notCaptured (additive): files the snapshot saw but did not store, so a script can tell.
     const doc = {
