@@ -78,7 +78,8 @@ class Service implements RetraceService {
 
   async dispatch(method: string, rawArgs: unknown): Promise<Result<never>> {
     return capture(async () => {
-      if (!(API_METHODS as readonly string[]).includes(method)) throw new RetraceError('E_USAGE', `unknown method: ${method}`);
+      if (!(API_METHODS as readonly string[]).includes(method))
+        throw new RetraceError('E_USAGE', `unknown method: ${method}`);
       const m = method as ApiMethod;
       const parsed = requestSchemas[m].safeParse(rawArgs ?? {});
       if (!parsed.success) {
