@@ -1,18 +1,8 @@
 /** Renders bench/results/latest.json as docs/benchmarks.md: one table per tree size, ratios, storage, targets. */
-import type { MethodName, Operation } from './methods/types';
+import { TREE_OPERATIONS, type MethodName, type Operation } from './methods/types';
 import type { BenchResults, RunRow } from './stats';
 
-const OPS: Operation[] = [
-  'first-checkpoint',
-  'incremental-checkpoint',
-  'no-change-checkpoint',
-  'diff-summary',
-  'file-contents',
-  'restore',
-  'undo',
-  'hook',
-  'timeline-page',
-];
+const OPS: Operation[] = [...TREE_OPERATIONS, 'hook', 'timeline-page'];
 const METHODS: MethodName[] = ['retrace', 'retrace-warm', 'raw-git', 'legacy', 'copy'];
 
 /** Targets from issue 5: our time ≤ factor × raw git for the same operation (hook: absolute). */

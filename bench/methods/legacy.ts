@@ -8,22 +8,14 @@
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { run } from '../proc';
-import type { BenchMethod, Operation } from './types';
+import { TREE_OPERATIONS, type BenchMethod } from './types';
 import { ShadowGit } from './gitBaseline';
 
 const DISABLED = '.git_disabled';
 
 export class LegacyMethod implements BenchMethod {
   readonly name = 'legacy' as const;
-  readonly operations: readonly Operation[] = [
-    'first-checkpoint',
-    'incremental-checkpoint',
-    'no-change-checkpoint',
-    'diff-summary',
-    'file-contents',
-    'restore',
-    'undo',
-  ];
+  readonly operations = TREE_OPERATIONS;
   private readonly repo: ShadowGit;
   private beforeRestore: string | null = null;
 

@@ -7,20 +7,12 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { BenchMethod, Operation } from './types';
+import { TREE_OPERATIONS, type BenchMethod } from './types';
 import { ShadowGit } from './gitBaseline';
 
 export class RawGitMethod implements BenchMethod {
   readonly name = 'raw-git' as const;
-  readonly operations: readonly Operation[] = [
-    'first-checkpoint',
-    'incremental-checkpoint',
-    'no-change-checkpoint',
-    'diff-summary',
-    'file-contents',
-    'restore',
-    'undo',
-  ];
+  readonly operations = TREE_OPERATIONS;
   private readonly repo: ShadowGit;
   private beforeRestore: string | null = null;
 

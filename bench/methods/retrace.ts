@@ -9,7 +9,7 @@ import path from 'node:path';
 import { probe, run } from '../proc';
 import type { ProbeRequest } from '../probe';
 import { RetraceClient } from './retraceClient';
-import type { BenchMethod, MethodName, Operation } from './types';
+import { TREE_OPERATIONS, type BenchMethod, type MethodName, type Operation } from './types';
 
 export class RetraceMethod implements BenchMethod {
   readonly operations: readonly Operation[];
@@ -24,18 +24,7 @@ export class RetraceMethod implements BenchMethod {
     private readonly probeScript: string,
   ) {
     this.dataHome = path.join(storeDir, 'home');
-    this.operations =
-      name === 'retrace'
-        ? [
-            'first-checkpoint',
-            'incremental-checkpoint',
-            'no-change-checkpoint',
-            'diff-summary',
-            'file-contents',
-            'restore',
-            'undo',
-          ]
-        : ['incremental-checkpoint', 'no-change-checkpoint'];
+    this.operations = name === 'retrace' ? TREE_OPERATIONS : ['incremental-checkpoint', 'no-change-checkpoint'];
   }
 
   private get warm(): boolean {

@@ -12,6 +12,17 @@ export type Operation =
   | 'hook'
   | 'timeline-page';
 
+/** The operations every git-backed method (Retrace and both baselines) is timed on. */
+export const TREE_OPERATIONS: readonly Operation[] = [
+  'first-checkpoint',
+  'incremental-checkpoint',
+  'no-change-checkpoint',
+  'diff-summary',
+  'file-contents',
+  'restore',
+  'undo',
+];
+
 export interface BenchMethod {
   readonly name: MethodName;
   /** This method's own copy of the tree. */
