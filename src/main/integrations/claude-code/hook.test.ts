@@ -17,21 +17,26 @@ function transcript(lines: string[]): string {
   return file;
 }
 
+/** A finished first turn, then a second prompt whose tool call has run but whose reply is not written yet. */
+const secondTurnSoFar = (): string[] => [
+  line({ type: 'user', uuid: 'p0', parent: null, ts: t(0), content: 'first' }),
+  line({ type: 'assistant', uuid: 'x0', parent: 'p0', ts: t(1), apiId: 'm0', content: text('old reply') }),
+  line({ type: 'user', uuid: 'p1', parent: 'x0', ts: t(2), content: 'second' }),
+  line({
+    type: 'assistant',
+    uuid: 'a1',
+    parent: 'p1',
+    ts: t(3),
+    apiId: 'm1',
+    content: toolUse('tu', 'Bash', { command: 'ls' }),
+  }),
+  line({ type: 'user', uuid: 'r1', parent: 'a1', ts: t(4), content: toolResult('tu', 'ok') }),
+];
+
 describe('hook helpers', () => {
   it("the final reply: this turn's text lines of one response, joined; sidechains and tool results skipped", () => {
     const file = transcript([
-      line({ type: 'user', uuid: 'p0', parent: null, ts: t(0), content: 'first' }),
-      line({ type: 'assistant', uuid: 'x0', parent: 'p0', ts: t(1), apiId: 'm0', content: text('old reply') }),
-      line({ type: 'user', uuid: 'p1', parent: 'x0', ts: t(2), content: 'second' }),
-      line({
-        type: 'assistant',
-        uuid: 'a1',
-        parent: 'p1',
-        ts: t(3),
-        apiId: 'm1',
-        content: toolUse('tu', 'Bash', { command: 'ls' }),
-      }),
-      line({ type: 'user', uuid: 'r1', parent: 'a1', ts: t(4), content: toolResult('tu', 'ok') }),
+      ...secondTurnSoFar(),
       line({ type: 'assistant', uuid: 'a2', parent: 'r1', ts: t(5), apiId: 'm2', content: text('New') }),
       line({
         type: 'assistant',
@@ -48,20 +53,7 @@ describe('hook helpers', () => {
   });
 
   it("never the previous turn's reply when this turn's is not written yet", () => {
-    const file = transcript([
-      line({ type: 'user', uuid: 'p0', parent: null, ts: t(0), content: 'first' }),
-      line({ type: 'assistant', uuid: 'x0', parent: 'p0', ts: t(1), apiId: 'm0', content: text('old reply') }),
-      line({ type: 'user', uuid: 'p1', parent: 'x0', ts: t(2), content: 'second' }),
-      line({
-        type: 'assistant',
-        uuid: 'a1',
-        parent: 'p1',
-        ts: t(3),
-        apiId: 'm1',
-        content: toolUse('tu', 'Bash', { command: 'ls' }),
-      }),
-      line({ type: 'user', uuid: 'r1', parent: 'a1', ts: t(4), content: toolResult('tu', 'ok') }),
-    ]);
+    const file = transcript([...secondTurnSoFar()]);
     expect(lastAssistantReply(file)).toBeNull();
     expect(lastAssistantReply('/no/such/transcript.jsonl')).toBeNull();
   });
