@@ -46,6 +46,9 @@ export async function createDemo(opts: { dir?: string; dataHome: string }): Prom
   };
   for (const [rel, content] of Object.entries(INITIAL)) write(rel, content);
 
+  /** src/index.js once it calls the greeting module (its name changes in a later step). */
+  const indexUsing = (module: string): string =>
+    `#!/usr/bin/env node\nimport { greet } from './${module}.js';\n\nconst [name = 'world', lang] = process.argv.slice(2);\nconsole.log(greet(name, lang));\n`;
   const greet =
     "const greetings = { en: 'Hello', fr: 'Bonjour', de: 'Hallo' };\n\nexport function greet(name, lang = 'en') {\n  return `${greetings[lang] ?? greetings.en}, ${name}!`;\n}\n";
   const steps: Step[] = [
@@ -68,11 +71,7 @@ export async function createDemo(opts: { dir?: string; dataHome: string }): Prom
       role: 'tool',
       text: 'Edit src/index.js',
       meta: { tool: 'Edit', file: 'src/index.js' },
-      change: () =>
-        write(
-          'src/index.js',
-          "#!/usr/bin/env node\nimport { greet } from './greet.js';\n\nconst [name = 'world', lang] = process.argv.slice(2);\nconsole.log(greet(name, lang));\n",
-        ),
+      change: () => write('src/index.js', indexUsing('greet')),
     },
     { role: 'assistant', text: 'Done: `node src/index.js Ada fr` prints "Bonjour, Ada!".', checkpoint: true },
     {
@@ -90,11 +89,7 @@ export async function createDemo(opts: { dir?: string; dataHome: string }): Prom
       role: 'tool',
       text: 'Edit src/index.js',
       meta: { tool: 'Edit', file: 'src/index.js' },
-      change: () =>
-        write(
-          'src/index.js',
-          "#!/usr/bin/env node\nimport { greet } from './greeting.js';\n\nconst [name = 'world', lang] = process.argv.slice(2);\nconsole.log(greet(name, lang));\n",
-        ),
+      change: () => write('src/index.js', indexUsing('greeting')),
     },
     {
       role: 'tool',
