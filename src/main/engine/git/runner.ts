@@ -1,3 +1,4 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { classifyGitFailure, GitError } from './errors';
 import { execGit, type ExecGitOptions, type ExecGitResult } from './exec';
@@ -112,6 +113,19 @@ export class GitRunner {
     return this.enqueue(() =>
       execGit([...this.prefixFor(literalPathspecs), ...args], { ...rest, env: this.env, cwd: this.workTree }),
     );
+  }
+
+  /**
+   * A long-lived git process for request/response reading (cat-file --batch, objectReader.ts). Not queued:
+   * it only reads objects, never the index, so it cannot race the queued calls.
+   */
+  spawnReader(args: readonly string[]): ChildProcessWithoutNullStreams {
+    return spawn('git', [...this.prefixFor(true), ...args], {
+      cwd: this.workTree,
+      env: this.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
   }
 
   private prefixFor(literal = true): string[] {

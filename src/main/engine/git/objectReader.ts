@@ -1,0 +1,76 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { GitError } from './errors';
+import type { GitRunner } from './runner';
+
+export interface GitObject {
+  type: string;
+  body: Buffer;
+}
+
+interface Pending {
+  resolve: (o: GitObject | null) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * One `git cat-file --batch` process answering reads one at a time, for walks whose next request depends on
+ * the last answer (a tree's entries name the subtrees to read next). Only object ids go over the wire, so no
+ * path ever needs quoting. Answers arrive in request order: `<id> <type> <size>\n<body>\n` or `<id> missing\n`.
+ */
+export class ObjectReader {
+  private buffer: Buffer = Buffer.alloc(0);
+  private readonly pending: Pending[] = [];
+  private failure: Error | null = null;
+
+  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => this.onData(b));
+    child.stderr.on('data', (b: Buffer) => stderr.push(b));
+    child.stdin.on('error', () => {}); // the exit below says what went wrong
+    const fail = (why: string): void => {
+      this.failure = new GitError('failed', why, ['cat-file', '--batch'], null, Buffer.concat(stderr).toString());
+      for (const p of this.pending.splice(0)) p.reject(this.failure);
+    };
+    child.on('error', (e) => fail(`cannot run git cat-file: ${e.message}`));
+    child.on('close', (code) => {
+      if (this.pending.length > 0) fail(`git cat-file --batch exited (${code ?? 'signal'}) mid-read`);
+    });
+  }
+
+  static open(git: GitRunner): ObjectReader {
+    return new ObjectReader(git.spawnReader(['cat-file', '--batch']));
+  }
+
+  /** The object, or null when the repository does not have it. */
+  read(id: string): Promise<GitObject | null> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (!/^[0-9a-f]{40}$/.test(id)) return Promise.reject(new Error(`not an object id: ${id}`));
+    return new Promise((resolve, reject) => {
+      this.pending.push({ resolve, reject });
+      this.child.stdin.write(id + '\n');
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    for (;;) {
+      const nl = this.buffer.indexOf(0x0a);
+      if (nl < 0 || this.pending.length === 0) return;
+      const header = this.buffer.subarray(0, nl).toString('latin1').split(' ');
+      if (header[1] === 'missing') {
+        this.buffer = this.buffer.subarray(nl + 1);
+        this.pending.shift()!.resolve(null);
+        continue;
+      }
+      const size = Number(header[2]);
+      if (this.buffer.length < nl + 1 + size + 1) return; // the body is still arriving
+      const body = Buffer.from(this.buffer.subarray(nl + 1, nl + 1 + size));
+      this.buffer = this.buffer.subarray(nl + 1 + size + 1);
+      this.pending.shift()!.resolve({ type: header[1]!, body });
+    }
+  }
+}
