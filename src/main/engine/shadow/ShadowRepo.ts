@@ -20,6 +20,7 @@ import { applyPaths, planRestore, type RestorePlan } from './restore';
 import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
 import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
+import { forceFullScan } from './warmScope';
 
 export interface ShadowRepoOptions {
   /** Files larger than this are reported as not captured. Default 50 MiB. */
@@ -205,6 +206,9 @@ export class ShadowRepo {
 
   async applyPaths(tree: string, paths: string[]): Promise<string[]> {
     const t = await this.treeOf(tree);
+    // Files are about to change behind any hint's back: the next snapshot looks at the whole folder (before
+    // writing, so a kill midway leaves it so too).
+    await forceFullScan(this.gitDir);
     return this.guard(() => applyPaths(this.git, this.ws.root, t, paths));
   }
 

@@ -1,5 +1,5 @@
 /**
- * The fast paths (fastFirstSnapshot.ts, warmScope.ts) must give exactly the trees the plain path gives.
+ * The fast paths (fastFirstSnapshot.ts, warmScope.ts + treeEdit.ts) must give exactly the trees the plain path gives.
  * Each test runs the same workspace through a shadow repository with the fast paths and one without
  * (RETRACE_FAST_PATHS=0) and compares trees, index entries (with their stat data) and the object store.
  */
@@ -13,6 +13,8 @@ import { FAST_FIRST_MIN_FILES } from './fastFirstSnapshot';
 import type { LineCounts } from './lineCounts';
 import { openTemp } from './testSupport';
 import { checkScan, recordScan, WARM_MAX_STREAK } from './warmScope';
+
+const indexBytes = (repo: ShadowRepo): Buffer => readFileSync(path.join(repo.gitDir, 'index'));
 
 afterAll(cleanupTempDirs);
 afterEach(() => {
@@ -173,6 +175,102 @@ describe('warm (hinted) snapshots', () => {
     expect(await snap(fast, true, [])).toBe(warm);
     // A hint naming an unchanged file changes nothing (git makes its own check).
     expect(await snap(fast, true, ['README.md'])).toBe(warm);
+  });
+
+  it('build the tree from the last one without the index, judging each hinted path as a full scan does', async () => {
+    const root = bigWorkspace(300);
+    const fast = (await openTemp(root, 100_000)).repo;
+    const plain = (await openTemp(root, 100_000)).repo;
+    expect(await snap(fast, true)).toBe(await snap(plain, false));
+    const indexBefore = indexBytes(fast);
+
+    symlinkSync('README.md', path.join(root, 'src/new-link'));
+    rmSync(path.join(root, 'link-file'));
+    symlinkSync('empty.txt', path.join(root, 'link-file')); // retargeted
+    chmodSync(path.join(root, 'src/d3/e3/f3.ts'), 0o755);
+    writeFileSync(path.join(root, 'nested/src/b.txt'), 'new in the nested repository\n');
+    rmSync(path.join(root, 'nested/src/a.txt')); // with b.txt added, the folder stays
+    writeFileSync(path.join(root, 'node_modules/dep/new.js'), 'excluded\n');
+    writeFileSync(path.join(root, 'fresh.log'), 'ignored by *.log\n');
+    writeFileSync(path.join(root, 'huge.txt'), 'x'.repeat(200_000)); // over this pair's size cap
+    writeFileSync(path.join(root, 'ünï cödé/neu\tname.txt'), 'unicode, a tab\n');
+    rmSync(path.join(root, 'deep2.txt'));
+    mkdirSync(path.join(root, 'deep2.txt'));
+    writeFileSync(path.join(root, 'deep2.txt/inner.txt'), 'a file became a folder\n');
+    rmSync(path.join(root, 'src/d36'), { recursive: true });
+    writeFileSync(path.join(root, 'src/d36'), 'a folder became a file\n');
+    rmSync(path.join(root, 'bin/tool.sh')); // its folder empties: it leaves the tree
+    const hints = [
+      'src/new-link',
+      'link-file',
+      'src/d3/e3/f3.ts',
+      'nested/src/b.txt',
+      'nested/src/a.txt',
+      'node_modules/dep/new.js',
+      'fresh.log',
+      'huge.txt',
+      'ünï cödé/neu\tname.txt',
+      'deep2.txt/inner.txt',
+      'src/d36',
+      'bin/tool.sh',
+    ];
+    const warm = await fast.snapshotTree({ hintPaths: hints });
+    process.env.RETRACE_FAST_PATHS = '0';
+    const full = await plain.snapshotTree();
+    delete process.env.RETRACE_FAST_PATHS;
+    expect(warm.tree).toBe(full.tree);
+    expect(warm.notCaptured).toEqual(full.notCaptured.filter((n) => hints.includes(n.path)));
+    expect(warm.notCaptured.map((n) => n.path)).toEqual(['huge.txt']);
+    // The warm snapshot never touched the index, and wrote objects git accepts.
+    expect(indexBytes(fast).equals(indexBefore)).toBe(true);
+    inRepo(fast, ['fsck', '--strict', '--no-dangling']);
+    // The next full scan starts from that (older) index and still gives the folder as it is.
+    expect(await snap(fast, true)).toBe(full.tree);
+  });
+
+  it('leave the index behind, and the next full scan catches up even with a change undone meanwhile', async () => {
+    const root = bigWorkspace(300);
+    const { fast, plain } = await pair(root);
+    expect(await snap(fast, true)).toBe(await snap(plain, false));
+    const file = path.join(root, 'src/d4/e4/f4.ts');
+    const original = readFileSync(file);
+    appendFileSync(file, '// warm edit\n');
+    writeFileSync(path.join(root, 'src/d5/warm-new.ts'), 'new\n');
+    await snap(fast, true, ['src/d4/e4/f4.ts', 'src/d5/warm-new.ts']);
+    // Undone behind the hints' back: back to the bytes the index still records, with a new mtime.
+    writeFileSync(file, original);
+    rmSync(path.join(root, 'src/d5/warm-new.ts'));
+    const caughtUp = await snap(fast, true);
+    expect(caughtUp).toBe(await snap(plain, false));
+    expect(inRepo(fast, ['show', `${caughtUp}:src/d4/e4/f4.ts`])).not.toContain('warm edit');
+    // Nothing changed since: a full scan that stages nothing reuses the index's tree (not the warm one).
+    expect(await snap(fast, true)).toBe(caughtUp);
+  });
+
+  it('are not used right after a restore wrote into the folder', async () => {
+    const root = bigWorkspace(300);
+    const { fast, plain } = await pair(root);
+    const t1 = await snap(fast, true);
+    appendFileSync(path.join(root, 'src/d7/e2/f7.ts'), '// later\n');
+    const t2 = await snap(fast, true);
+    expect(t2).not.toBe(t1);
+    // The restore puts f7 back; the next hinted snapshot names another file only.
+    await fast.applyPaths(t1, ['src/d7/e2/f7.ts']);
+    appendFileSync(path.join(root, 'README.md'), 'hinted\n');
+    const after = await snap(fast, true, ['README.md']);
+    expect(inRepo(fast, ['show', `${after}:src/d7/e2/f7.ts`])).not.toContain('later');
+    expect(after).toBe(await snap(plain, false));
+  });
+
+  it('fall back to a full scan for a hint that names a folder', async () => {
+    const root = bigWorkspace(300);
+    const { fast, plain } = await pair(root);
+    await snap(fast, true);
+    await snap(plain, false);
+    writeFileSync(path.join(root, 'src/d8/unhinted-but-inside.ts'), 'x\n');
+    const t = await snap(fast, true, ['src/d8']);
+    expect(inRepo(fast, ['ls-tree', '-r', '--name-only', t])).toContain('src/d8/unhinted-but-inside.ts');
+    expect(t).toBe(await snap(plain, false));
   });
 
   it('only looks at the hinted paths, and a periodic full scan catches what hints missed', async () => {

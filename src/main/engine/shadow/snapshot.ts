@@ -1,4 +1,4 @@
-import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { NotCaptured } from '../../../shared/model';
@@ -8,7 +8,9 @@ import type { GitRunner } from '../git/runner';
 import { addToIndex, removeFromIndex, writeTree } from '../git/updateIndex';
 import { fastFirstAdd, useFastFirst } from './fastFirstSnapshot';
 import type { LineCounts } from './lineCounts';
-import { checkScan, recordScan, unchangedTree, warmScope } from './warmScope';
+import { forEachLimited, lstatOrNull, parentChecker } from './diskChecks';
+import { editTree } from './treeEdit';
+import { checkScan, lastTree, recordScan, unchangedTree, warmScope } from './warmScope';
 import { walkUntrackedDirs } from './walkUntracked';
 
 export const DEFAULT_SIZE_CAP = 50 * 1024 * 1024;
@@ -37,21 +39,40 @@ export interface SnapshotContext {
 const RULE_FILES = new Set(['.gitignore', '.retraceignore']);
 
 /**
- * Bring the shadow index up to date with the folder and write its tree. Cost: one ls-files (both walks in
- * git), an lstat per changed or new path, one update-index that hashes only those, one write-tree.
+ * Capture the folder as a tree. Warm (hinted, warmScope.ts): the last tree with the hinted paths updated
+ * (treeEdit.ts). Full: bring the shadow index up to date with the folder and write its tree — one ls-files
+ * (both walks in git), an lstat per changed or new path, one update-index that hashes only those, one write-tree.
  * Nothing is written in the folder. An unreadable file aborts with E_UNREADABLE before any tree is written.
  */
 export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; notCaptured: NotCaptured[] }> {
   const { git, root } = ctx;
   ctx.onProgress?.({ phase: 'scan', done: 0 });
-  // Warm path (engineer E, warmScope.ts): with trusted hints, git checks only those paths; null = full scan.
   const scanStarted = Date.now();
   const scan = await checkScan(git.gitDir);
+  // Warm path (engineer E, warmScope.ts + treeEdit.ts): with trusted hints, only those paths are looked at.
   const scope = warmScope(scan, ctx.hintPaths, scanStarted);
-  const noChanges = Promise.resolve({ others: [], modified: [], deleted: [] });
-  const listed =
-    scope === null ? listWorkTreeChanges(git) : scope.length > 0 ? listWorkTreeChanges(git, scope) : noChanges;
-  const changes = await listed.catch((e: unknown) => {
+  const base = lastTree(scan);
+  if (scope !== null && base !== null) {
+    const warm =
+      scope.length === 0
+        ? { tree: base, notCaptured: [] }
+        : await editTree({
+            git,
+            root,
+            sizeCap: ctx.sizeCap,
+            isExcluded: ctx.isExcluded,
+            baseTree: base,
+            paths: scope,
+          }).catch((e: unknown) => {
+            if (e instanceof RetraceError) throw e; // unreadable: the full scan would fail the same way
+            return null; // e.g. the base tree lost: the full scan below starts from the index
+          });
+    if (warm) {
+      await recordScan(git.gitDir, scan, true, scanStarted, warm.tree);
+      return warm;
+    }
+  }
+  const changes = await listWorkTreeChanges(git).catch((e: unknown) => {
     if (e instanceof GitError && e.kind === 'unreadable') throw new RetraceError('E_UNREADABLE', e.message);
     throw e;
   });
@@ -147,47 +168,6 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   // Nothing staged into a settled index: it is the index the last snapshot wrote its tree from (warmScope.ts).
   const same = toAdd.length === 0 && toRemove.size === 0 && !sweep ? unchangedTree(scan) : null;
   const tree = same ?? (await writeTree(git));
-  await recordScan(git.gitDir, scan, scope !== null, scanStarted, tree);
+  await recordScan(git.gitDir, scan, false, scanStarted, tree);
   return { tree, notCaptured };
-}
-
-async function lstatOrNull(root: string, rel: string): Promise<Stats | null> {
-  try {
-    return await fs.lstat(path.join(root, rel));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw new RetraceError('E_UNREADABLE', `cannot read ${rel}: ${code ?? (e as Error).message}`);
-  }
-}
-
-/**
- * A path whose parent is a symlink (or no longer a directory) is not part of the folder: following it would
- * capture files from elsewhere. Directory answers are cached for the run.
- */
-function parentChecker(root: string): (rel: string) => Promise<boolean> {
-  const cache = new Map<string, Promise<boolean>>();
-  const dirOk = (dir: string): Promise<boolean> => {
-    if (dir === '') return Promise.resolve(true);
-    let p = cache.get(dir);
-    if (!p) {
-      const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
-      p = dirOk(parent).then(async (ok) => {
-        if (!ok) return false;
-        const st = await fs.lstat(path.join(root, dir)).catch(() => null);
-        return !!st && st.isDirectory();
-      });
-      cache.set(dir, p);
-    }
-    return p;
-  };
-  return (rel) => dirOk(rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
-}
-
-async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -1,19 +1,20 @@
 /**
- * The warm path for incremental snapshots (engineer E; hooked into snapshot.ts).
+ * When a snapshot may be warm (engineer E; hooked into snapshot.ts).
  *
  * A cold snapshot asks git to compare the whole index with the disk and walk every folder for new files
  * (`ls-files --modified --deleted --others`): at 100k files that stat walk is most of a checkpoint. When the
  * caller already knows which paths changed — a hook's tool input (Edit/Write name their file), the app's file
- * watcher — the same git command runs limited to those paths (a literal pathspec). git still makes its own
- * check on each of them (stat against the index, the ignore rules for new files), so a hint that names an
- * unchanged file changes nothing, and one that names an ignored file captures nothing.
+ * watcher — the snapshot is the last snapshot's tree with just those paths brought up to date (treeEdit.ts),
+ * each judged as a full scan would judge it (lstat and bytes, the exclusions and ignore rules for new files),
+ * so a hint that names an unchanged file changes nothing, and one that names an ignored file captures nothing.
  *
  * What a hint cannot see (a file changed at the same time by someone else) is caught by a full scan, which
  * runs instead of the warm one when any of these holds:
  *  - no hints were given (Bash tools, `retrace checkpoint`, restores' safety checkpoints, diffs to "working");
  *  - the state is not settled (below), or a hint names an ignore file;
  *  - a hint is not a plain workspace-relative path, or there are more than MAX_HINTS of them;
- *  - WARM_MAX_STREAK warm snapshots ran since the last full one, or it started more than WARM_MAX_AGE_MS ago.
+ *  - WARM_MAX_STREAK warm snapshots ran since the last full one, or it started more than WARM_MAX_AGE_MS ago;
+ *  - something wrote into the folder since (a restore: forceFullScan).
  * So a checkpoint is never more than WARM_MAX_STREAK hook calls or a minute behind an unhinted change, and a
  * restore never loses one: its safety checkpoint is always a full scan.
  *
@@ -22,6 +23,8 @@
  * still holds and need not be redone — which also spares a new process (every CLI and hook call) the sweep
  * over the whole index that its first snapshot would otherwise run. Anything else that touched the index
  * (a snapshot killed midway, a repair) or the rules makes the next snapshot a full one with the sweep.
+ * Warm snapshots leave the index alone, so the state records two trees: the last snapshot's (the base of the
+ * next warm one) and the one the index holds (what a full scan that stages nothing writes).
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -43,8 +46,10 @@ interface ScanState {
   excludes: string;
   /** The index's own trailing checksum as the last snapshot left it. */
   index: string;
-  /** The tree that index wrote. */
+  /** The tree of the last snapshot. */
   tree: string;
+  /** The tree the index holds: `tree` after a full scan, older after warm ones (state files of 0.1 lack it). */
+  indexTree?: string;
 }
 
 /** What a snapshot learns about the last one before it starts (read once, before it changes the index). */
@@ -85,7 +90,8 @@ async function readState(gitDir: string): Promise<ScanState | null> {
       typeof s.warmSinceFull === 'number' &&
       typeof s.excludes === 'string' &&
       typeof s.index === 'string' &&
-      typeof s.tree === 'string';
+      typeof s.tree === 'string' &&
+      (s.indexTree === undefined || typeof s.indexTree === 'string');
     return ok ? (s as ScanState) : null;
   } catch {
     return null; // missing or damaged: the next snapshot is a full one
@@ -100,7 +106,7 @@ export async function checkScan(gitDir: string): Promise<ScanCheck> {
 }
 
 function isPlainRelative(p: string): boolean {
-  if (p === '' || p.startsWith('/') || p.includes('\\') || p.includes('\0')) return false;
+  if (p === '' || /\p{Cs}/u.test(p) || p.startsWith('/') || p.includes('\\') || p.includes('\0')) return false;
   return p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
 }
 
@@ -124,29 +130,57 @@ export function warmScope(
   return [...new Set(hintPaths)].sort();
 }
 
+/** The last snapshot's tree, when the state is settled: the base of a warm snapshot. */
+export function lastTree(check: ScanCheck): string | null {
+  return check.settled && check.state ? check.state.tree : null;
+}
+
 /**
  * The tree of the index when nothing was staged since the last completed snapshot and its index is untouched
  * (settled): the same index writes the same tree, so `write-tree` need not run again.
  */
 export function unchangedTree(check: ScanCheck): string | null {
-  return check.settled && check.state ? check.state.tree : null;
+  return check.settled && check.state ? (check.state.indexTree ?? check.state.tree) : null;
 }
 
-/** Record a completed snapshot, warm (scoped) or full: call after its tree is written. */
+/**
+ * Record a completed snapshot: call after its tree is written. `warm`: built by treeEdit.ts from the last
+ * tree, the index untouched.
+ */
 export async function recordScan(
   gitDir: string,
   check: ScanCheck,
-  scoped: boolean,
+  warm: boolean,
   started: number,
   tree: string,
 ): Promise<void> {
   const [excludes, index] = await Promise.all([excludesHash(gitDir), indexChecksum(gitDir)]);
   const next: ScanState =
-    scoped && check.state
-      ? { ...check.state, warmSinceFull: check.state.warmSinceFull + 1, excludes, index, tree }
-      : { lastFullAt: started, warmSinceFull: 0, excludes, index, tree };
+    warm && check.state
+      ? {
+          ...check.state,
+          warmSinceFull: check.state.warmSinceFull + 1,
+          excludes,
+          index,
+          tree,
+          indexTree: check.state.indexTree ?? check.state.tree,
+        }
+      : { lastFullAt: started, warmSinceFull: 0, excludes, index, tree, indexTree: tree };
+  await writeState(gitDir, next);
+}
+
+/**
+ * Something other than a snapshot is about to write into the folder (a restore, its rollback): the next
+ * snapshot must look at the whole folder. Kept otherwise, so the index stays "settled" and needs no sweep.
+ */
+export async function forceFullScan(gitDir: string): Promise<void> {
+  const state = await readState(gitDir);
+  if (state && state.lastFullAt !== 0) await writeState(gitDir, { ...state, lastFullAt: 0 });
+}
+
+async function writeState(gitDir: string, state: ScanState): Promise<void> {
   const file = path.join(gitDir, STATE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, JSON.stringify(next));
+  await fs.writeFile(tmp, JSON.stringify(state));
   await fs.rename(tmp, file);
 }

@@ -1,0 +1,177 @@
+/**
+ * The warm snapshot: the last snapshot's tree with the hinted paths replaced by what is on disk now, built
+ * without git's index (engineer E; chosen by warmScope.ts, called from snapshot.ts).
+ *
+ * At 100k files every git command that touches the index reads and checksums ~8 MB, and update-index and
+ * write-tree also rewrite it: ~200 ms of a warm checkpoint. Here only the trees along the hinted paths are
+ * read (one `cat-file --batch` process) and only the changed blobs and trees are written (loose objects,
+ * written directly), so the cost follows the number of changed paths, not the size of the folder.
+ *
+ * Each hinted path gets the verdict a full scan would give it: a file or symlink becomes a blob of its bytes
+ * and mode; a missing path leaves the tree; a path the last tree did not have is captured only if neither
+ * the hard exclusions nor the folder's ignore rules exclude it (check-ignore, as the full scan's walk of
+ * nested repositories asks); over the size cap it is reported and left out. The shadow index is left as it
+ * was: it no longer matches the tree, so warmScope.ts records which tree it does match, and the next full
+ * scan compares the disk with it and brings both up to date — a full scan never trusts a warm tree.
+ *
+ * Returns null (the caller runs a full scan) when a hint does not fit: a directory, or a path inside another
+ * hinted path.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { RetraceError } from '../../../shared/errors';
+import type { NotCaptured } from '../../../shared/model';
+import { ignoredAmong } from '../git/checkIgnore';
+import { writeLooseObject } from '../git/looseObject';
+import { EMPTY_TREE } from '../git/objects';
+import { ObjectReader } from '../git/objectReader';
+import type { GitRunner } from '../git/runner';
+import { encodeTree, isTreeMode, parseTree, TREE_MODE, type TreeEntry } from '../git/treeObject';
+import { lstatOrNull, parentChecker } from './diskChecks';
+
+export interface TreeEditContext {
+  git: GitRunner;
+  root: string;
+  sizeCap: number;
+  isExcluded: (rel: string) => boolean;
+  /** The tree of the last completed snapshot. */
+  baseTree: string;
+  /** Sorted, unique, plain workspace-relative paths (warmScope.ts checked them). */
+  paths: readonly string[];
+}
+
+/** What a path is on disk now: a blob to record, or nothing to record. */
+type Seen = { kind: 'blob'; mode: string; bytes: Buffer } | { kind: 'gone' };
+
+interface Change {
+  /** The leaf's new state, when a hinted path ends here. */
+  seen?: Seen;
+  children: Map<string, Change>;
+}
+
+export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; notCaptured: NotCaptured[] } | null> {
+  const { paths } = ctx;
+  for (let i = 1; i < paths.length; i++) if (paths[i]!.startsWith(paths[i - 1]! + '/')) return null;
+
+  const notCaptured: NotCaptured[] = [];
+  const parentOk = parentChecker(ctx.root);
+  const seen = new Map<string, Seen>();
+  for (const rel of paths) {
+    const st = (await parentOk(rel)) ? await lstatOrNull(ctx.root, rel) : null;
+    if (st === null) seen.set(rel, { kind: 'gone' });
+    else if (st.isDirectory()) return null;
+    else if (st.isSymbolicLink()) seen.set(rel, { kind: 'blob', mode: '120000', bytes: await readLink(ctx.root, rel) });
+    else if (!st.isFile())
+      seen.set(rel, { kind: 'gone' }); // fifo, socket: cannot be checkpointed
+    else if (st.size > ctx.sizeCap) {
+      notCaptured.push({ path: rel, reason: 'too-large', size: st.size });
+      seen.set(rel, { kind: 'gone' });
+    } else {
+      const bytes = await readFileOrNull(ctx.root, rel);
+      const mode = (st.mode & 0o100) !== 0 ? '100755' : '100644';
+      seen.set(rel, bytes === null ? { kind: 'gone' } : { kind: 'blob', mode, bytes });
+    }
+  }
+
+  const reader = ObjectReader.open(ctx.git);
+  try {
+    const trees = new TreeReads(reader);
+    // New paths (not in the last tree) are subject to the exclusions and ignore rules; tracked ones are not.
+    const fresh: string[] = [];
+    for (const [rel, s] of seen) {
+      if (s.kind !== 'blob' || (await trees.hasFile(ctx.baseTree, rel))) continue;
+      if (ctx.isExcluded(rel)) seen.set(rel, { kind: 'gone' });
+      else fresh.push(rel);
+    }
+    for (const rel of await ignoredAmong(ctx.git, fresh)) seen.set(rel, { kind: 'gone' });
+
+    const rootChange: Change = { children: new Map() };
+    for (const [rel, s] of seen) {
+      let node = rootChange;
+      for (const seg of rel.split('/')) {
+        const key = Buffer.from(seg, 'utf8').toString('latin1');
+        let next = node.children.get(key);
+        if (!next) node.children.set(key, (next = { children: new Map() }));
+        node = next;
+      }
+      node.seen = s;
+    }
+    const tree = (await rebuild(ctx.git.gitDir, trees, ctx.baseTree, rootChange)) ?? EMPTY_TREE;
+    if (tree === EMPTY_TREE) await writeLooseObject(ctx.git.gitDir, 'tree', Buffer.alloc(0));
+    notCaptured.sort((a, b) => (a.path < b.path ? -1 : 1));
+    return { tree, notCaptured };
+  } finally {
+    reader.close();
+  }
+}
+
+/** The new id of the tree `base` (null: the directory did not exist) after `change`; null when it is empty. */
+async function rebuild(gitDir: string, trees: TreeReads, base: string | null, change: Change): Promise<string | null> {
+  const entries = new Map<string, TreeEntry>();
+  for (const e of base ? await trees.entries(base) : []) entries.set(e.name.toString('latin1'), e);
+  for (const [key, child] of change.children) {
+    const name = Buffer.from(key, 'latin1');
+    if (child.seen) {
+      if (child.seen.kind === 'gone') entries.delete(key);
+      else {
+        const id = await writeLooseObject(gitDir, 'blob', child.seen.bytes);
+        entries.set(key, { mode: child.seen.mode, name, id });
+      }
+    } else {
+      const old = entries.get(key);
+      const id = await rebuild(gitDir, trees, old && isTreeMode(old.mode) ? old.id : null, child);
+      if (id === null) entries.delete(key);
+      else entries.set(key, { mode: TREE_MODE, name, id });
+    }
+  }
+  if (entries.size === 0) return null; // git records no empty directories
+  return writeLooseObject(gitDir, 'tree', encodeTree([...entries.values()]));
+}
+
+/** Tree reads through one cat-file process, each tree parsed once per snapshot. */
+class TreeReads {
+  private readonly cache = new Map<string, Promise<TreeEntry[]>>();
+
+  constructor(private readonly reader: ObjectReader) {}
+
+  entries(id: string): Promise<TreeEntry[]> {
+    let p = this.cache.get(id);
+    if (!p) {
+      p = this.reader.read(id).then((o) => {
+        if (!o || o.type !== 'tree') throw new Error(`tree ${id} is missing from the shadow repository`);
+        return parseTree(o.body);
+      });
+      this.cache.set(id, p);
+    }
+    return p;
+  }
+
+  /** Whether `rel` is a file (blob, symlink or gitlink) in `tree`. */
+  async hasFile(tree: string, rel: string): Promise<boolean> {
+    let id = tree;
+    const segs = rel.split('/');
+    for (let i = 0; i < segs.length; i++) {
+      const name = Buffer.from(segs[i]!, 'utf8');
+      const e = (await this.entries(id)).find((x) => x.name.equals(name));
+      if (!e) return false;
+      if (i === segs.length - 1) return !isTreeMode(e.mode);
+      if (!isTreeMode(e.mode)) return false;
+      id = e.id;
+    }
+    return false;
+  }
+}
+
+async function readLink(root: string, rel: string): Promise<Buffer> {
+  return fs.readlink(path.join(root, rel), { encoding: 'buffer' });
+}
+
+async function readFileOrNull(root: string, rel: string): Promise<Buffer | null> {
+  try {
+    return await fs.readFile(path.join(root, rel));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null; // deleted between lstat and read
+    throw new RetraceError('E_UNREADABLE', `cannot read ${rel}: ${code === 'EACCES' ? 'permission denied' : code}`);
+  }
+}
