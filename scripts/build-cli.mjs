@@ -1,10 +1,15 @@
-// Bundles the `retrace` CLI (engine, sessions, integrations, serve host) into one ESM file.
-// esbuild keeps start-up short, which matters for the Claude Code hook (<150 ms a call).
-import { rmSync } from 'node:fs';
+// Bundles the `retrace` CLI (engine, sessions, integrations, serve host) into one ESM file, plus the hook's
+// tiny client. esbuild keeps start-up short, which matters for the Claude Code hook (<150 ms a call).
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // Start clean: with code splitting, every build leaves new hashed chunks beside the old ones.
 rmSync('out/cli', { recursive: true, force: true });
+
+// One id for both bundles of this build: a hook server of an older build declines and exits.
+const buildId = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+const define = { __RETRACE_BUILD_ID__: JSON.stringify(buildId) };
 
 await build({
   entryPoints: { retrace: 'src/main/cli/index.ts' },
@@ -17,6 +22,7 @@ await build({
   sourcemap: 'linked',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
+  define,
   // CommonJS dependencies bundled into ESM still call require(); give them one.
   banner: {
     js: "import { createRequire as __retraceCreateRequire } from 'node:module'; const require = __retraceCreateRequire(import.meta.url);",
@@ -24,3 +30,21 @@ await build({
   external: ['electron'],
   logLevel: 'warning',
 });
+
+// The hook client (bin/retrace.js runs it for `retrace hook …`): one file, node: built-ins only, so a call
+// answered by the hook server loads next to nothing. It imports the full CLI only to fall back.
+const client = await build({
+  entryPoints: { 'hook-client': 'src/main/cli/hookServer/client.ts' },
+  outdir: 'out/cli',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: 'linked',
+  define,
+  metafile: true,
+  logLevel: 'warning',
+});
+const heavy = Object.keys(client.metafile.inputs).filter((f) => f.includes('node_modules'));
+if (heavy.length > 0) throw new Error(`the hook client must load only node: built-ins, not ${heavy.join(', ')}`);
+writeFileSync('out/cli/build-id', buildId + '\n');

@@ -17,6 +17,10 @@ export interface CommandContext {
   out: Output;
   values: Values;
   positionals: string[];
+  /** The whole of stdin (given by the hook client/server, else read from this process; '' at a terminal). */
+  stdin(): Promise<string>;
+  /** Set when another process runs the command for its caller ("server": the hook server). */
+  via?: string;
   /** The data directory (RETRACE_HOME / --data-dir / the app's). */
   dataHome(): string;
   /** The workspace named by --cwd (default: the current directory), validated. */

@@ -23,10 +23,18 @@ export const COMMON_OPTIONS: OptionSpec = {
 };
 const VALUE_FLAGS = new Set(['--cwd', '--data-dir']);
 
-export async function main(argv: string[]): Promise<number> {
+/** What the caller supplies instead of this process's own (the hook client and server, see ./hookServer). */
+export interface CliIO {
+  /** The whole of stdin, already read. */
+  stdin?: string;
+  /** Who runs the command on the caller's behalf ("server"); the hook's trace line says so. */
+  via?: string;
+}
+
+export async function main(argv: string[], io: CliIO = {}): Promise<number> {
   const json = argv.includes('--json');
   try {
-    return await dispatch(argv, json);
+    return await dispatch(argv, json, io);
   } catch (e) {
     const info = toErrorInfo(e);
     writeFailure(info, json);
@@ -34,19 +42,19 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function dispatch(argv: string[], json: boolean): Promise<number> {
+async function dispatch(argv: string[], json: boolean, io: CliIO): Promise<number> {
   const at = commandIndex(argv);
   const name = at < 0 ? undefined : argv[at]!;
   const rest = at < 0 ? argv : [...argv.slice(0, at), ...argv.slice(at + 1)];
 
   if (name === 'help' || (name === undefined && (argv.includes('--help') || argv.includes('-h')))) {
     const topic = name === 'help' ? rest.find((a) => !a.startsWith('-')) : undefined;
-    if (topic && COMMANDS[topic]) return run(topic, ['--help'], json);
+    if (topic && COMMANDS[topic]) return run(topic, ['--help'], json, io);
     process.stdout.write(helpText());
     return 0;
   }
   if (name === undefined) {
-    if (DEFAULT_COMMAND) return run(DEFAULT_COMMAND, argv, json);
+    if (DEFAULT_COMMAND) return run(DEFAULT_COMMAND, argv, json, io);
     process.stderr.write(helpText());
     return 2;
   }
@@ -56,14 +64,14 @@ async function dispatch(argv: string[], json: boolean): Promise<number> {
       DEFAULT_COMMAND &&
       (name.includes('/') || name.startsWith('.') || name.startsWith('~') || existsSync(resolve(name)))
     ) {
-      return run(DEFAULT_COMMAND, argv, json);
+      return run(DEFAULT_COMMAND, argv, json, io);
     }
     throw new RetraceError('E_USAGE', `unknown command: ${name} (see retrace --help)`);
   }
-  return run(name, rest, json);
+  return run(name, rest, json, io);
 }
 
-async function run(name: string, args: string[], json: boolean): Promise<number> {
+async function run(name: string, args: string[], json: boolean, io: CliIO): Promise<number> {
   const { command } = await COMMANDS[name]!.load();
   const parsed = parse(name, command, args);
   const values = parsed.values as Values;
@@ -79,7 +87,7 @@ async function run(name: string, args: string[], json: boolean): Promise<number>
         : `unexpected argument ${JSON.stringify(parsed.positionals[max])}`;
     throw new RetraceError('E_USAGE', `${what}; usage: retrace ${command.usage}`);
   }
-  const ctx = context(name, values, parsed.positionals, json);
+  const ctx = context(name, values, parsed.positionals, json, io);
   return (await command.run(ctx)) ?? 0;
 }
 
@@ -99,7 +107,7 @@ function parse(name: string, command: Command, args: string[]) {
   }
 }
 
-function context(name: string, values: Values, positionals: string[], json: boolean): CommandContext {
+function context(name: string, values: Values, positionals: string[], json: boolean, io: CliIO): CommandContext {
   const cwd = typeof values.cwd === 'string' ? values.cwd : '.';
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
   let home: string | undefined;
@@ -112,6 +120,8 @@ function context(name: string, values: Values, positionals: string[], json: bool
     out: new Output(json),
     values,
     positionals,
+    ...(io.via !== undefined ? { via: io.via } : {}),
+    stdin: () => (io.stdin !== undefined ? Promise.resolve(io.stdin) : readStdin()),
     dataHome: () => (home ??= resolveDataHome(dataDir !== undefined ? { dataDir } : {})),
     workspace: () => (ws ??= resolveWorkspace(cwd, { cwd: process.cwd(), dataHome: ctx.dataHome() })),
     engine: () =>
@@ -126,6 +136,14 @@ function context(name: string, values: Values, positionals: string[], json: bool
       })()),
   };
   return ctx;
+}
+
+async function readStdin(): Promise<string> {
+  // Run by hand in a terminal there is no input: do not wait for any.
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Index of the command name in argv: the first argument that is neither a flag nor a flag's value. */
@@ -144,7 +162,9 @@ function commandIndex(argv: string[]): number {
 
 function helpText(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
-  const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`);
+  const lines = Object.entries(COMMANDS)
+    .filter(([, c]) => !c.hidden)
+    .map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`);
   return [
     'usage: retrace <command> [flags]',
     '',

@@ -19,7 +19,7 @@ export const command: Command = {
     try {
       if (ctx.positionals[0] !== 'claude-code')
         throw new Error(`unknown hook source ${JSON.stringify(ctx.positionals[0])}`);
-      const input = await readStdin();
+      const input = await ctx.stdin();
       const { handleHook, parsePayload } = await import('../../integrations/claude-code/hook');
       const payload = parsePayload(input);
       event = payload.hook_event_name ?? '?';
@@ -28,7 +28,7 @@ export const command: Command = {
       if (process.env.RETRACE_HOOK_TRACE)
         log(
           ctx,
-          `ok ${event} ${session}${res.recorded ? ` ${res.message} ${res.hash ?? ''}` : ' (not recorded)'} ${ms(started)}ms`,
+          `ok ${event} ${session}${res.recorded ? ` ${res.message} ${res.hash ?? ''}` : ' (not recorded)'} ${ms(started)}ms${ctx.via ? ` via ${ctx.via}` : ''}`,
         );
     } catch (e) {
       log(ctx, `error ${event} ${session}: ${toErrorInfo(e).code} ${toErrorInfo(e).message} (${ms(started)}ms)`);
@@ -43,18 +43,19 @@ function ms(started: number): string {
 
 function log(ctx: { dataHome(): string }, line: string): void {
   try {
-    const dir = join(ctx.dataHome(), 'logs');
+    appendHookLog(ctx.dataHome(), line);
+  } catch {
+    // No data home: still never fail the agent.
+  }
+}
+
+/** Append one line to <data dir>/logs/hook.log (the hook server logs there too). Never throws. */
+export function appendHookLog(dataHome: string, line: string): void {
+  try {
+    const dir = join(dataHome, 'logs');
     mkdirSync(dir, { recursive: true });
     appendFileSync(join(dir, 'hook.log'), `${new Date().toISOString()} ${line}\n`);
   } catch {
     // Nowhere to log: still never fail the agent.
   }
-}
-
-async function readStdin(): Promise<string> {
-  // Run by hand in a terminal there is no payload: do not wait for one.
-  if (process.stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

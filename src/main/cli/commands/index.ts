@@ -15,6 +15,8 @@ import type { Command } from '../command';
 export interface CommandEntry {
   summary: string;
   load: () => Promise<{ command: Command }>;
+  /** Internal: left out of `retrace --help`. */
+  hidden?: boolean;
 }
 
 export const COMMANDS: Record<string, CommandEntry> = {
@@ -29,6 +31,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
   hook: {
     summary: 'record one Claude Code hook call (payload on stdin); never fails the agent',
     load: () => import('./hook'),
+  },
+  'hook-server': {
+    summary: 'internal: answers `retrace hook` calls of one data home; started by them, exits when idle',
+    load: () => import('./hookServer'),
+    hidden: true,
   },
   install: { summary: "add Retrace's hooks to Claude Code's settings", load: () => import('./install') },
   import: { summary: 'import a Claude Code transcript or a Cline task as a session', load: () => import('./import') },

@@ -1,0 +1,154 @@
+/**
+ * The hook's fast path (bundled alone as out/cli/hook-client.js; bin/retrace.js hands it `hook …`): Node's
+ * own start-up is most of a hook call's budget, so this file loads only node: built-ins and the pure
+ * data-home module, sends the call to the resident hook server (./server.ts) and prints its answer.
+ *
+ * The hook must never fail or block the agent: no server, a server of another build, or any error → the
+ * full CLI runs the hook in this process exactly as before, and a server is started for the next call.
+ * RETRACE_HOOK_SERVER=0 turns all of this off; so does fault injection (it must kill the process doing the work).
+ */
+import { readFileSync, statSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveDataHome } from '../../engine/dataHome';
+import { pidAlive, hookServerPaths, socketPathFits, type HookServerPaths } from './paths';
+import { BUILD_ID, lineReader, type HookAnswer, type HookRequest } from './protocol';
+
+/** A server that does not accept within this is treated as absent. */
+const CONNECT_TIMEOUT_MS = 200;
+/** A pid file this young with no socket yet: a server is starting; do not start another. */
+const STARTING_GRACE_MS = 5_000;
+
+/** Run `retrace hook …` (argv without the program); returns the exit code. */
+export async function hookClient(argv: string[]): Promise<number> {
+  const stdin = await readStdin();
+  const target = serverTarget(argv);
+  if (target) {
+    try {
+      const answer = await ask(target.paths, request(argv, target.dataHome, stdin));
+      if (answer.status === 'ok') {
+        if (answer.stdout) process.stdout.write(answer.stdout);
+        if (answer.stderr) process.stderr.write(answer.stderr);
+        return answer.code;
+      }
+    } catch {
+      // No server (or it broke off): run it here.
+    }
+    await startServer(target.paths, target.dataHome);
+  }
+  return inProcess(argv, stdin);
+}
+
+/** The server for this call, or null when the call must run in-process. */
+function serverTarget(argv: string[]): { dataHome: string; paths: HookServerPaths } | null {
+  const env = process.env;
+  if (env.RETRACE_HOOK_SERVER === '0' || env.RETRACE_TEST_FAULTS || env.RETRACE_FAULT) return null;
+  const dataDir = simpleHookArgs(argv);
+  if (dataDir === false) return null;
+  const dataHome = resolveDataHome(dataDir !== undefined ? { dataDir } : {});
+  const paths = hookServerPaths(dataHome);
+  return socketPathFits(paths) ? { dataHome, paths } : null;
+}
+
+/**
+ * `hook SOURCE` with at most `--data-dir DIR`: the --data-dir value (or undefined), or false for anything
+ * else (--help, --json, usage errors), which the full CLI handles as it always has.
+ */
+function simpleHookArgs(argv: string[]): string | undefined | false {
+  let dataDir: string | undefined;
+  let positionals = 0;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--data-dir' && i + 1 < argv.length) dataDir = argv[++i];
+    else if (a.startsWith('--data-dir=')) dataDir = a.slice('--data-dir='.length);
+    else if (a.startsWith('-')) return false;
+    else positionals++;
+  }
+  return argv[0] === 'hook' && positionals === 1 ? dataDir : false;
+}
+
+function request(argv: string[], dataHome: string, stdin: string): HookRequest {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return { build: BUILD_ID, dataHome, argv, cwd: process.cwd(), env, stdin };
+}
+
+/** Send one request; resolves with the answer, rejects when there is no server or the connection breaks. */
+function ask(paths: HookServerPaths, req: HookRequest): Promise<HookAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(paths.socket);
+    const fail = (e: Error): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(e);
+    };
+    const timer = setTimeout(() => fail(new Error('connect timeout')), CONNECT_TIMEOUT_MS);
+    socket.on('connect', () => {
+      // Connected: from here the server is working on it, however long a checkpoint takes.
+      clearTimeout(timer);
+      socket.write(JSON.stringify(req) + '\n');
+    });
+    socket.on(
+      'data',
+      lineReader((line) => {
+        socket.destroy();
+        try {
+          const answer = JSON.parse(line ?? '') as HookAnswer;
+          if (answer.status !== 'ok' && answer.status !== 'declined') throw new Error('bad answer');
+          resolve(answer);
+        } catch (e) {
+          reject(e as Error);
+        }
+      }),
+    );
+    socket.on('error', fail);
+    socket.on('close', () => fail(new Error('closed without an answer')));
+  });
+}
+
+/** Start a server for the next call, detached, unless one is just starting. Never throws. */
+async function startServer(paths: HookServerPaths, dataHome: string): Promise<void> {
+  try {
+    if (serverStarting(paths)) return;
+    // Loaded only here: a call the server answers does not pay for it.
+    const { spawn } = await import('node:child_process');
+    const bin = fileURLToPath(new URL('../../bin/retrace.js', import.meta.url));
+    const child = spawn(process.execPath, [bin, 'hook-server', '--data-dir', dataHome], {
+      detached: true,
+      stdio: 'ignore',
+      cwd: path.parse(dataHome).root,
+      env: process.env,
+      windowsHide: true,
+    });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // No server this time: the hook still runs in-process.
+  }
+}
+
+function serverStarting(paths: HookServerPaths): boolean {
+  try {
+    const st = statSync(paths.pidFile);
+    return Date.now() - st.mtimeMs < STARTING_GRACE_MS && pidAlive(Number(readFileSync(paths.pidFile, 'utf8')));
+  } catch {
+    return false;
+  }
+}
+
+/** The full CLI, in this process, given the stdin already read. */
+async function inProcess(argv: string[], stdin: string): Promise<number> {
+  const cli = (await import(new URL('./retrace.js', import.meta.url).href)) as {
+    main(argv: string[], io?: { stdin?: string }): Promise<number>;
+  };
+  return cli.main(argv, { stdin });
+}
+
+async function readStdin(): Promise<string> {
+  // Run by hand in a terminal there is no payload: do not wait for one (as the hook command does).
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

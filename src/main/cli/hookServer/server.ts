@@ -1,0 +1,252 @@
+/**
+ * `retrace hook-server`: a resident process that answers `retrace hook …` calls of one data home (sent by
+ * ./client.ts), so a call no longer pays for loading the CLI. Each request runs the very same CLI `main` the
+ * in-process hook runs, with the caller's argv, stdin, cwd and environment swapped in — hence one request
+ * at a time (the engine's file lock already serialises writers across processes).
+ *
+ * One server per data home: the pid file is created exclusively. The server exits when idle
+ * (RETRACE_HOOK_SERVER_IDLE_MS, default 10 min), when its pid file or socket is removed or replaced, when its
+ * data home disappears, and after declining a request of another build.
+ */
+import { existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { appendHookLog } from '../commands/hook';
+import { ensurePrivateDir, hookServerPaths, pidAlive, socketPathFits, type HookServerPaths } from './paths';
+import { BUILD_ID, lineReader, type HookAnswer, type HookRequest } from './protocol';
+
+const DEFAULT_IDLE_MS = 10 * 60_000;
+/** A pid file this young belongs to a server still starting (it may not listen yet). */
+const STARTING_GRACE_MS = 5_000;
+
+/** Runs until the server exits (it calls process.exit); resolves only when it cannot start. */
+export async function runHookServer(dataHome: string): Promise<number> {
+  const paths = hookServerPaths(dataHome);
+  if (!socketPathFits(paths) || !ensurePrivateDir(paths.dir)) return 1;
+  if (paths.socketDir && !ensurePrivateDir(paths.socketDir)) return 1;
+  if (!(await claimPidFile(paths))) return 0; // another server has this data home: leave quietly
+  const idle = Number(process.env.RETRACE_HOOK_SERVER_IDLE_MS);
+  const server = new HookServer(dataHome, paths, Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_IDLE_MS);
+  try {
+    await server.listen();
+  } catch (e) {
+    releaseFile(paths.pidFile, String(process.pid));
+    appendHookLog(dataHome, `hook-server ${process.pid} cannot listen on ${paths.socket}: ${(e as Error).message}`);
+    return 1;
+  }
+  return new Promise<number>(() => {});
+}
+
+class HookServer {
+  private readonly net = net.createServer((socket) => this.accept(socket));
+  private socketIno = 0;
+  private queue: Promise<void> = Promise.resolve();
+  /** Requests received and not yet answered. */
+  private pending = 0;
+  private lastActive = Date.now();
+  private closing = false;
+  private readonly trace = Boolean(process.env.RETRACE_HOOK_TRACE);
+
+  constructor(
+    private readonly dataHome: string,
+    private readonly paths: HookServerPaths,
+    private readonly idleMs: number,
+  ) {}
+
+  async listen(): Promise<void> {
+    // We own the pid file, so a socket file left here is a dead server's (or one about to notice and exit).
+    if (this.paths.socketDir) rmSync(this.paths.socket, { force: true });
+    await new Promise<void>((resolve, reject) => {
+      this.net.once('error', reject);
+      this.net.listen(this.paths.socket, () => resolve());
+    });
+    this.net.on('error', (e) => this.shutdown(`server error: ${e.message}`));
+    if (this.paths.socketDir) this.socketIno = statSync(this.paths.socket).ino;
+    const tick = Math.max(50, Math.min(1_000, this.idleMs / 2));
+    setInterval(() => this.check(), tick).unref();
+    process.on('SIGTERM', () => this.shutdown('SIGTERM'));
+    process.on('SIGINT', () => this.shutdown('SIGINT'));
+    const crash = (e: unknown): void => {
+      appendHookLog(this.dataHome, `hook-server ${process.pid} error: ${e instanceof Error ? e.stack : String(e)}`);
+      this.shutdown('crash');
+    };
+    process.on('uncaughtException', crash);
+    process.on('unhandledRejection', crash);
+    if (this.trace) appendHookLog(this.dataHome, `hook-server ${process.pid} listening on ${this.paths.socket}`);
+  }
+
+  private accept(socket: net.Socket): void {
+    socket.on('error', () => {});
+    socket.on(
+      'data',
+      lineReader((line) => {
+        let req: HookRequest;
+        try {
+          req = JSON.parse(line ?? '') as HookRequest;
+        } catch {
+          socket.destroy();
+          return;
+        }
+        this.pending++;
+        const work = async (): Promise<void> => {
+          const answer = await this.answer(req).catch((e: unknown): HookAnswer => ({
+            status: 'declined',
+            reason: `error: ${String(e)}`,
+          }));
+          let done = false;
+          const finish = (): void => {
+            if (done) return;
+            done = true;
+            this.pending--;
+            this.lastActive = Date.now();
+            if (this.closing && this.pending === 0) process.exit(0);
+          };
+          socket.once('close', finish);
+          socket.end(JSON.stringify(answer) + '\n', finish);
+        };
+        this.queue = this.queue.then(work).catch(() => {});
+      }),
+    );
+  }
+
+  private async answer(req: HookRequest): Promise<HookAnswer> {
+    if (this.closing) return { status: 'declined', reason: 'closing' };
+    if (req.build !== BUILD_ID) {
+      // The CLI was rebuilt or upgraded: make way for a server of the caller's build.
+      this.shutdown(`stale build ${BUILD_ID} (caller: ${req.build})`);
+      return { status: 'declined', reason: 'stale build' };
+    }
+    if (req.dataHome !== this.dataHome) return { status: 'declined', reason: 'another data home' };
+    return runAsCaller(req);
+  }
+
+  /** Is the server still the one its data home should have? */
+  private check(): void {
+    if (this.closing) return;
+    if (!existsSync(this.dataHome)) return this.shutdown('data home removed');
+    if (!ownsFile(this.paths.pidFile, String(process.pid))) return this.shutdown('pid file removed or replaced');
+    if (this.paths.socketDir && inode(this.paths.socket) !== this.socketIno)
+      return this.shutdown('socket removed or replaced');
+    if (this.pending === 0 && Date.now() - this.lastActive >= this.idleMs) return this.shutdown('idle');
+  }
+
+  /** Stop taking requests, give the data home back at once, exit when the last answer is out. */
+  private shutdown(reason: string): void {
+    if (this.closing) return;
+    this.closing = true;
+    this.net.close();
+    if (this.paths.socketDir && inode(this.paths.socket) === this.socketIno) rmSync(this.paths.socket, { force: true });
+    releaseFile(this.paths.pidFile, String(process.pid));
+    if (this.trace) appendHookLog(this.dataHome, `hook-server ${process.pid} exits: ${reason}`);
+    if (this.pending === 0) process.exit(0);
+  }
+}
+
+/** Run the CLI as the caller's process would: its cwd, its environment, its stdin; its output captured. */
+async function runAsCaller(req: HookRequest): Promise<HookAnswer> {
+  const { main } = await import('../index');
+  const savedEnv = { ...process.env };
+  const savedCwd = process.cwd();
+  try {
+    process.chdir(req.cwd);
+  } catch {
+    return { status: 'declined', reason: 'cannot enter the caller’s cwd' };
+  }
+  replaceEnv(req.env);
+  const stdout = capture(process.stdout);
+  const stderr = capture(process.stderr);
+  try {
+    const code = await main(req.argv, { stdin: req.stdin, via: 'server' });
+    return { status: 'ok', code, stdout: stdout.text(), stderr: stderr.text() };
+  } finally {
+    stdout.restore();
+    stderr.restore();
+    replaceEnv(savedEnv);
+    process.chdir(savedCwd);
+  }
+}
+
+function replaceEnv(next: Record<string, string | undefined>): void {
+  for (const k of Object.keys(process.env)) if (!Object.hasOwn(next, k)) delete process.env[k];
+  for (const [k, v] of Object.entries(next)) if (v !== undefined) process.env[k] = v;
+}
+
+function capture(stream: NodeJS.WriteStream): { text(): string; restore(): void } {
+  const chunks: string[] = [];
+  const original = stream.write;
+  stream.write = ((chunk: string | Uint8Array, enc?: unknown, cb?: unknown): boolean => {
+    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    const done = typeof enc === 'function' ? enc : cb;
+    if (typeof done === 'function') process.nextTick(done as () => void);
+    return true;
+  }) as typeof stream.write;
+  return { text: () => chunks.join(''), restore: () => void (stream.write = original) };
+}
+
+/**
+ * Create the pid file exclusively. One that exists is another server's unless its pid is dead, or it is no
+ * longer starting (older than the grace) and nothing answers on the socket (a reused pid).
+ */
+async function claimPidFile(paths: HookServerPaths): Promise<boolean> {
+  const mine = String(process.pid);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      writeFileSync(paths.pidFile, mine, { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+    }
+    let raw: string;
+    let age: number;
+    try {
+      raw = readFileSync(paths.pidFile, 'utf8');
+      age = Date.now() - statSync(paths.pidFile).mtimeMs;
+    } catch {
+      continue; // gone meanwhile: try again
+    }
+    const alive = pidAlive(Number(raw));
+    // Empty and young: its owner has created it and not written its pid yet.
+    if (age < STARTING_GRACE_MS && (alive || raw === '')) return false;
+    if (alive && (await answers(paths.socket))) return false;
+    releaseFile(paths.pidFile, raw);
+  }
+  return false;
+}
+
+function answers(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createConnection(socket);
+    const done = (ok: boolean): void => {
+      clearTimeout(timer);
+      s.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), 500);
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+  });
+}
+
+function ownsFile(file: string, content: string): boolean {
+  try {
+    return readFileSync(file, 'utf8') === content;
+  } catch {
+    return false;
+  }
+}
+
+/** Remove `file` if it still holds `content` (never another server's). */
+function releaseFile(file: string, content: string): void {
+  try {
+    if (ownsFile(file, content)) unlinkSync(file);
+  } catch {
+    // Already gone.
+  }
+}
+
+function inode(file: string): number {
+  try {
+    return statSync(file).ino;
+  } catch {
+    return -1;
+  }
+}

@@ -1,0 +1,424 @@
+/**
+ * The resident hook server (src/main/cli/hookServer): `retrace hook claude-code` calls go through the built
+ * CLI as Claude Code runs them. The first call of a data home runs in-process and starts the server; later
+ * calls are answered by it ("via server" in the RETRACE_HOOK_TRACE line) and record exactly what the
+ * in-process path records. Every server a test starts is killed and its folders removed.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hookServerPaths, pidAlive } from '../../src/main/cli/hookServer/paths';
+import { BUILD_ID, type HookAnswer } from '../../src/main/cli/hookServer/protocol';
+import {
+  cleanupTempDirs,
+  cliJson,
+  gitAt,
+  makeWorkspace,
+  REPO_ROOT,
+  runCli,
+  shadowDir,
+  spawnCli,
+  tempDir,
+  tempHome,
+  type CliResult,
+} from '../helpers';
+import { line, text } from './claudeTranscript';
+
+const SESSION = '5e55a7e0-1b2c-4d3e-8f4a-5b6c7d8e9f00';
+/** The suite's default (vitest.config.ts) is RETRACE_HOOK_SERVER=0: these tests turn the server on. */
+const ON = { RETRACE_HOOK_SERVER: undefined, RETRACE_HOOK_TRACE: '1', CLAUDE_PROJECT_DIR: undefined };
+
+const started = new Set<number>();
+const extraDirs = new Set<string>();
+
+afterEach(() => {
+  for (const pid of started) kill(pid);
+  started.clear();
+  for (const d of extraDirs) rmSync(d, { recursive: true, force: true });
+  extraDirs.clear();
+  cleanupTempDirs();
+});
+
+function kill(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+const alive = pidAlive;
+
+/** Poll until `probe` returns a value (not a timing assertion: the limit only keeps a broken run finite). */
+async function eventually<T>(what: string, probe: () => T | null | undefined | false, limitMs = 20_000): Promise<T> {
+  const until = Date.now() + limitMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The server's pid once it listens: a live pid in the pid file and a socket that accepts. */
+async function serverUp(home: string): Promise<number> {
+  const paths = hookServerPaths(home);
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const pid = readPid(paths.pidFile);
+    if (pid && alive(pid) && (await connects(paths.socket)) && readPid(paths.pidFile) === pid) {
+      started.add(pid);
+      return pid;
+    }
+    if (Date.now() > until) throw new Error('gave up waiting for a listening hook server');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function readPid(file: string): number {
+  try {
+    return Number(readFileSync(file, 'utf8'));
+  } catch {
+    return 0;
+  }
+}
+
+/** The pid of the server that logged `listening` (RETRACE_HOOK_TRACE), even if it has exited since. */
+async function loggedServer(home: string): Promise<number> {
+  const pid = await eventually('a hook server to log that it listens', () => {
+    const m = hookLines(home)
+      .map((l) => / hook-server (\d+) listening /.exec(l))
+      .find(Boolean);
+    return m ? Number(m[1]) : 0;
+  });
+  started.add(pid);
+  return pid;
+}
+
+function connects(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createConnection(socket);
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+}
+
+async function gone(pid: number): Promise<void> {
+  await eventually(`hook server ${pid} to exit`, () => !alive(pid));
+  started.delete(pid);
+}
+
+function hookLines(home: string): string[] {
+  try {
+    return readFileSync(join(home, 'logs', 'hook.log'), 'utf8')
+      .trim()
+      .split('\n');
+  } catch {
+    return [];
+  }
+}
+
+function lastOk(home: string): string {
+  return hookLines(home)
+    .filter((l) => / ok /.test(l))
+    .at(-1)!;
+}
+
+interface Turn {
+  home: string;
+  ws: string;
+  transcript: string;
+  /** One hook call; asserts what every hook call must do (exit 0, nothing on stdout). */
+  hook(payload: Record<string, unknown>, env?: Record<string, string | undefined>): Promise<CliResult>;
+}
+
+function turn(opts: { home?: string; env: Record<string, string | undefined> }): Turn {
+  const home = opts.home ?? tempHome();
+  const ws = makeWorkspace({ 'app.js': "console.log('hi');\n", 'README.md': '# app\n' });
+  const transcript = join(tempDir('retrace-claude-'), `${SESSION}.jsonl`);
+  writeFileSync(transcript, '');
+  return {
+    home,
+    ws,
+    transcript,
+    async hook(payload, env = {}) {
+      const r = await runCli(['hook', 'claude-code'], {
+        home,
+        cwd: ws,
+        env: { ...opts.env, ...env },
+        input: JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: ws, ...payload }),
+      });
+      expect([r.code, r.signal, r.stdout, r.stderr]).toEqual([0, null, '', '']);
+      return r;
+    },
+  };
+}
+
+/** A prompt, a Write, a Bash edit and a Stop (its text read from the transcript). */
+async function playTurn(t: Turn, after?: (step: number) => Promise<void>): Promise<void> {
+  const ctx = { sessionId: SESSION, cwd: t.ws };
+  const steps: (() => Promise<unknown>)[] = [
+    () => t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'Add a greeting' }),
+    async () => {
+      writeFileSync(join(t.ws, 'greet.js'), 'export const greet = (n) => `Hello ${n}`;\n');
+      await t.hook({
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Write',
+        tool_use_id: 'toolu_w',
+        tool_input: { file_path: join(t.ws, 'greet.js'), content: 'export const greet = (n) => `Hello ${n}`;\n' },
+      });
+    },
+    async () => {
+      writeFileSync(join(t.ws, 'app.js'), "console.log('hello');\n");
+      await t.hook({
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Bash',
+        tool_use_id: 'toolu_b',
+        tool_input: { command: "sed -i 's/hi/hello/' app.js" },
+      });
+    },
+    async () => {
+      writeFileSync(
+        t.transcript,
+        line(
+          { type: 'assistant', uuid: 'a9', parent: null, ts: new Date(0).toISOString(), content: text('Done.') },
+          ctx,
+        ) + '\n',
+      );
+      await t.hook({ hook_event_name: 'Stop' });
+    },
+  ];
+  for (let i = 0; i < steps.length; i++) {
+    await steps[i]!();
+    await after?.(i);
+  }
+}
+
+/** What a turn recorded, without what differs from run to run (ids, times, commit hashes): texts, meta, trees. */
+async function recorded(t: Turn): Promise<unknown> {
+  const log = await cliJson<{
+    session: string;
+    messages: { role: string; text: string; hash: string | null; meta?: unknown }[];
+  }>(['log', '--cwd', t.ws], { home: t.home });
+  const shadow = shadowDir(t.home, t.ws);
+  return {
+    session: log.session,
+    messages: log.messages.map((m) => ({
+      role: m.role,
+      text: m.text,
+      meta: m.meta,
+      tree: m.hash ? gitAt(shadow, ['rev-parse', `${m.hash}^{tree}`]).trim() : null,
+    })),
+  };
+}
+
+describe('hook server', () => {
+  it('the first call runs in-process and starts the server; later calls go through it and record the same', async () => {
+    const viaServer = turn({ env: ON });
+    const lines: string[] = [];
+    await playTurn(viaServer, async (step) => {
+      lines.push(lastOk(viaServer.home));
+      if (step === 0) await serverUp(viaServer.home);
+    });
+    expect(lines[0]).not.toMatch(/via server/);
+    expect(lines.slice(1).every((l) => / via server$/.test(l))).toBe(true);
+
+    const inProcess = turn({ env: { ...ON, RETRACE_HOOK_SERVER: '0' } });
+    await playTurn(inProcess);
+    expect(hookLines(inProcess.home).some((l) => /via server/.test(l))).toBe(false);
+
+    const a = await recorded(viaServer);
+    expect(a).toEqual(await recorded(inProcess));
+    expect(a).toMatchObject({ session: SESSION, messages: [{ role: 'user' }, {}, {}, { text: 'Done.' }] });
+
+    // One server, private folders.
+    const paths = hookServerPaths(viaServer.home);
+    expect(statSync(paths.dir).mode & 0o777).toBe(0o700);
+    expect(statSync(paths.socket).isSocket()).toBe(true);
+  });
+
+  it('two calls at once are both answered by the server and both recorded', async () => {
+    const t = turn({ env: ON });
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'go' });
+    const pid = await serverUp(t.home);
+    writeFileSync(join(t.ws, 'a.txt'), 'a\n');
+    writeFileSync(join(t.ws, 'b.txt'), 'b\n');
+    const edit = (f: string) =>
+      spawnCli(['hook', 'claude-code'], {
+        home: t.home,
+        cwd: t.ws,
+        env: ON,
+        input: JSON.stringify({
+          session_id: SESSION,
+          cwd: t.ws,
+          hook_event_name: 'PostToolUse',
+          tool_name: 'Write',
+          tool_use_id: `toolu_${f}`,
+          tool_input: { file_path: join(t.ws, f) },
+        }),
+      }).done;
+    const runs = await Promise.all([edit('a.txt'), edit('b.txt')]);
+    expect(runs.map((r) => [r.code, r.stdout])).toEqual([
+      [0, ''],
+      [0, ''],
+    ]);
+    const viaServer = hookLines(t.home).filter((l) => /ok PostToolUse .* via server$/.test(l));
+    expect(viaServer).toHaveLength(2);
+    const log = await cliJson<{ messages: { text: string }[] }>(['log', '--cwd', t.ws], { home: t.home });
+    expect(log.messages.map((m) => m.text).sort()).toEqual(['Write a.txt', 'Write b.txt', 'go']);
+    expect(readFileSync(hookServerPaths(t.home).pidFile, 'utf8')).toBe(String(pid));
+  });
+
+  it('a SIGKILLed server: the next call still records (in-process) and starts a new server', async () => {
+    const t = turn({ env: ON });
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    const first = await serverUp(t.home);
+    process.kill(first, 'SIGKILL');
+    await gone(first);
+    // Its pid file and socket are left behind, as after a crash.
+    expect(existsSync(hookServerPaths(t.home).socket)).toBe(true);
+
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'two' });
+    expect(lastOk(t.home)).not.toMatch(/via server/);
+    const second = await serverUp(t.home);
+    expect(second).not.toBe(first);
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'three' });
+    expect(lastOk(t.home)).toMatch(/via server$/);
+    const log = await cliJson<{ messages: { text: string }[] }>(['log', '--cwd', t.ws], { home: t.home });
+    expect(log.messages.map((m) => m.text)).toEqual(['one', 'two', 'three']);
+  });
+
+  it('a stale socket file and pid file (no listener, dead pid) are replaced', async () => {
+    const home = tempHome();
+    const paths = hookServerPaths(home);
+    mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+    // A real socket file whose process died without removing it.
+    const squatter = spawn(process.execPath, [
+      '-e',
+      `require('net').createServer().listen(${JSON.stringify(paths.socket)})`,
+    ]);
+    await eventually('the squatter socket', () => existsSync(paths.socket));
+    squatter.kill('SIGKILL');
+    await new Promise((r) => squatter.once('exit', r));
+    writeFileSync(paths.pidFile, String(squatter.pid));
+    expect(await connects(paths.socket)).toBe(false);
+
+    const t = turn({ home, env: ON });
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    const pid = await serverUp(home);
+    expect(pid).not.toBe(squatter.pid);
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'two' });
+    expect(lastOk(home)).toMatch(/ok UserPromptSubmit .* via server$/);
+  });
+
+  it('a server of another build declines, exits, and the call runs in-process; a new server takes over', async () => {
+    // A copy of the CLI whose bundles carry another build id.
+    const copy = tempDir('retrace-oldbuild-');
+    cpSync(join(REPO_ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
+    cpSync(join(REPO_ROOT, 'out/cli'), join(copy, 'out/cli'), { recursive: true });
+    const id = readFileSync(join(REPO_ROOT, 'out/cli/build-id'), 'utf8').trim();
+    const rewrite = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, e.name);
+        if (e.isDirectory()) rewrite(p);
+        else if (p.endsWith('.js')) writeFileSync(p, readFileSync(p, 'utf8').replaceAll(id, 'older-build'));
+      }
+    };
+    rewrite(join(copy, 'out/cli'));
+    const t = turn({ env: ON });
+    const old = spawn(process.execPath, [join(copy, 'bin/retrace.js'), 'hook-server', '--data-dir', t.home], {
+      stdio: 'ignore',
+      env: { ...process.env, RETRACE_HOOK_TRACE: '1' },
+    });
+    started.add(old.pid!);
+    expect(await serverUp(t.home)).toBe(old.pid);
+
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    expect(lastOk(t.home)).not.toMatch(/via server/);
+    await gone(old.pid!);
+    expect(hookLines(t.home).some((l) => /hook-server \d+ exits: stale build older-build/.test(l))).toBe(true);
+    const fresh = await serverUp(t.home);
+    expect(fresh).not.toBe(old.pid);
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'two' });
+    expect(lastOk(t.home)).toMatch(/via server$/);
+  });
+
+  it('declines a request of another build over the socket (protocol level)', async () => {
+    const t = turn({ env: ON });
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    const pid = await serverUp(t.home);
+    const answer = await new Promise<HookAnswer>((resolve, reject) => {
+      const s = net.createConnection(hookServerPaths(t.home).socket);
+      let buf = '';
+      s.on('data', (d) => (buf += d.toString()));
+      s.on('end', () => resolve(JSON.parse(buf) as HookAnswer));
+      s.on('error', reject);
+      s.write(
+        JSON.stringify({ build: `${BUILD_ID}-other`, dataHome: t.home, argv: [], cwd: '/', env: {}, stdin: '' }) + '\n',
+      );
+    });
+    expect(answer).toEqual({ status: 'declined', reason: 'stale build' });
+    await gone(pid);
+    expect(existsSync(hookServerPaths(t.home).pidFile)).toBe(false);
+  });
+
+  it('exits when idle, when its socket file is removed, and when its data home disappears', async () => {
+    const idle = turn({ env: { ...ON, RETRACE_HOOK_SERVER_IDLE_MS: '300' } });
+    await idle.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    const a = await loggedServer(idle.home);
+    await gone(a);
+    expect(hookLines(idle.home).some((l) => l.endsWith(`hook-server ${a} exits: idle`))).toBe(true);
+    expect(existsSync(hookServerPaths(idle.home).pidFile)).toBe(false);
+    expect(existsSync(hookServerPaths(idle.home).socket)).toBe(false);
+
+    const sock = turn({ env: ON });
+    await sock.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    const b = await serverUp(sock.home);
+    rmSync(hookServerPaths(sock.home).socket);
+    await gone(b);
+
+    const homeGone = turn({ env: ON });
+    await homeGone.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    const c = await serverUp(homeGone.home);
+    rmSync(homeGone.home, { recursive: true, force: true });
+    await gone(c);
+  });
+
+  it('a data home with a long path gets its socket in a private folder of the temp dir', async () => {
+    const home = join(tempDir('retrace-long-'), 'd'.repeat(100));
+    const paths = hookServerPaths(home);
+    expect(paths.socketDir).not.toBe(paths.dir);
+    extraDirs.add(paths.socketDir!);
+    const t = turn({ home, env: ON });
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    await serverUp(home);
+    expect(statSync(paths.socketDir!).mode & 0o777).toBe(0o700);
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'two' });
+    expect(lastOk(home)).toMatch(/via server$/);
+  });
+
+  it('RETRACE_HOOK_SERVER=0 and fault injection always run in-process and never start a server', async () => {
+    const off = turn({ env: { ...ON, RETRACE_HOOK_SERVER: '0' } });
+    for (const prompt of ['one', 'two', 'three']) await off.hook({ hook_event_name: 'UserPromptSubmit', prompt });
+    // A server would have been spawned by the first call: give it ample time to show up.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(existsSync(hookServerPaths(off.home).dir)).toBe(false);
+    expect(hookLines(off.home).filter((l) => / ok /.test(l))).toHaveLength(3);
+
+    // With a server running, an armed fault still kills the process doing the work: the hook's own.
+    const t = turn({ env: ON });
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    const pid = await serverUp(t.home);
+    writeFileSync(join(t.ws, 'app.js'), 'changed\n');
+    const r = await runCli(['hook', 'claude-code'], {
+      home: t.home,
+      cwd: t.ws,
+      env: { ...ON, RETRACE_TEST_FAULTS: '1', RETRACE_FAULT: 'checkpoint:after-commit' },
+      input: JSON.stringify({ session_id: SESSION, cwd: t.ws, hook_event_name: 'UserPromptSubmit', prompt: 'two' }),
+    });
+    expect(r.signal).toBe('SIGKILL');
+    expect(alive(pid)).toBe(true);
+  });
+});
