@@ -31,15 +31,17 @@ await build({
   logLevel: 'warning',
 });
 
-// The hook client (bin/retrace.js runs it for `retrace hook …`): one file, node: built-ins only, so a call
-// answered by the hook server loads next to nothing. It imports the full CLI only to fall back.
+// The hook client (bin/retrace.js runs it for `retrace hook …`): one CommonJS file, node: built-ins only, so
+// a call answered by the hook server loads next to nothing (not even the ESM loader: ~5–10 ms). It imports
+// the full CLI only to fall back.
 const client = await build({
   entryPoints: { 'hook-client': 'src/main/cli/hookServer/client.ts' },
   outdir: 'out/cli',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
   target: 'node20',
-  format: 'esm',
+  format: 'cjs',
   sourcemap: 'linked',
   define,
   metafile: true,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * `npm test` has just built it, and rebuilding under another vitest run's feet broke its CLI calls.
  */
 export default function setup(): void {
-  const bundle = Math.min(mtime('out/cli/retrace.js'), mtime('out/cli/hook-client.js'));
+  const bundle = Math.min(mtime('out/cli/retrace.js'), mtime('out/cli/hook-client.cjs'));
   const sources = Math.max(newest('src'), mtime('scripts/build-cli.mjs'), mtime('package-lock.json'));
   if (bundle === 0 || sources > bundle) {
     execFileSync(process.execPath, ['scripts/build-cli.mjs'], { stdio: 'inherit' });

@@ -323,7 +323,7 @@ describe('hook server', () => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
         const p = join(dir, e.name);
         if (e.isDirectory()) rewrite(p);
-        else if (p.endsWith('.js')) writeFileSync(p, readFileSync(p, 'utf8').replaceAll(id, 'older-build'));
+        else if (/\.c?js$/.test(p)) writeFileSync(p, readFileSync(p, 'utf8').replaceAll(id, 'older-build'));
       }
     };
     rewrite(join(copy, 'out/cli'));

@@ -1,7 +1,8 @@
 /**
- * The hook's fast path (bundled alone as out/cli/hook-client.js; bin/retrace.js hands it `hook …`): Node's
- * own start-up is most of a hook call's budget, so this file loads only node: built-ins and the pure
- * data-home module, sends the call to the resident hook server (./server.ts) and prints its answer.
+ * The hook's fast path (bundled alone, as CommonJS, into out/cli/hook-client.cjs; bin/retrace.js hands it
+ * `hook …`): Node's own start-up is most of a hook call's budget, so this file loads only node: built-ins and
+ * the pure data-home module (and not even the ESM loader), sends the call to the resident hook server
+ * (./server.ts) and prints its answer.
  *
  * The hook must never fail or block the agent: no server, a server of another build, or any error → the
  * full CLI runs the hook in this process exactly as before, and a server is started for the next call.
@@ -10,7 +11,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { resolveDataHome } from '../../engine/dataHome';
 import { pidAlive, hookServerPaths, socketPathFits, type HookServerPaths } from './paths';
 import { BUILD_ID, lineReader, type HookAnswer, type HookRequest } from './protocol';
@@ -20,8 +21,16 @@ const CONNECT_TIMEOUT_MS = 200;
 /** A pid file this young with no socket yet: a server is starting; do not start another. */
 const STARTING_GRACE_MS = 5_000;
 
+/** Where this installation's files are (bin/retrace.js knows). */
+export interface Install {
+  /** bin/retrace.js: started as `hook-server`. */
+  bin: string;
+  /** out/cli/retrace.js, the full CLI (ESM). */
+  cli: string;
+}
+
 /** Run `retrace hook …` (argv without the program); returns the exit code. */
-export async function hookClient(argv: string[]): Promise<number> {
+export async function hookClient(argv: string[], install: Install): Promise<number> {
   const stdin = await readStdin();
   const target = serverTarget(argv);
   if (target) {
@@ -35,9 +44,9 @@ export async function hookClient(argv: string[]): Promise<number> {
     } catch {
       // No server (or it broke off): run it here.
     }
-    await startServer(target.paths, target.dataHome);
+    await startServer(install.bin, target.paths, target.dataHome);
   }
-  return inProcess(argv, stdin);
+  return inProcess(install.cli, argv, stdin);
 }
 
 /** The server for this call, or null when the call must run in-process. */
@@ -108,12 +117,11 @@ function ask(paths: HookServerPaths, req: HookRequest): Promise<HookAnswer> {
 }
 
 /** Start a server for the next call, detached, unless one is just starting. Never throws. */
-async function startServer(paths: HookServerPaths, dataHome: string): Promise<void> {
+async function startServer(bin: string, paths: HookServerPaths, dataHome: string): Promise<void> {
   try {
     if (serverStarting(paths)) return;
     // Loaded only here: a call the server answers does not pay for it.
     const { spawn } = await import('node:child_process');
-    const bin = fileURLToPath(new URL('../../bin/retrace.js', import.meta.url));
     const child = spawn(process.execPath, [bin, 'hook-server', '--data-dir', dataHome], {
       detached: true,
       stdio: 'ignore',
@@ -138,8 +146,8 @@ function serverStarting(paths: HookServerPaths): boolean {
 }
 
 /** The full CLI, in this process, given the stdin already read. */
-async function inProcess(argv: string[], stdin: string): Promise<number> {
-  const cli = (await import(new URL('./retrace.js', import.meta.url).href)) as {
+async function inProcess(cliPath: string, argv: string[], stdin: string): Promise<number> {
+  const cli = (await import(pathToFileURL(cliPath).href)) as {
     main(argv: string[], io?: { stdin?: string }): Promise<number>;
   };
   return cli.main(argv, { stdin });
