@@ -5,7 +5,17 @@
  * in-process path records. Every server a test starts is killed and its folders removed.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -398,6 +408,35 @@ describe('hook server', () => {
     await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'two' });
     expect(lastOk(home)).toMatch(/via server$/);
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    'a socket folder of another user in the temp dir: nothing is sent there, calls run in-process, no retry storm',
+    async () => {
+      const home = join(tempDir('retrace-long-'), 'd'.repeat(100));
+      const paths = hookServerPaths(home);
+      extraDirs.add(paths.socketDir!);
+      mkdirSync(paths.socketDir!, { mode: 0o755 });
+      chownSync(paths.socketDir!, 65534, 65534);
+      // Someone else's listener where ours would be: it must never hear from us.
+      let heard = 0;
+      const squatter = net.createServer((s) => (heard++, s.destroy()));
+      await new Promise<void>((r) => squatter.listen(paths.socket, r));
+      try {
+        const t = turn({ home, env: ON });
+        await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+        await eventually('the failed start to be noted', () => existsSync(paths.failedFile));
+        for (const prompt of ['two', 'three']) await t.hook({ hook_event_name: 'UserPromptSubmit', prompt });
+        expect(heard).toBe(0);
+        expect(hookLines(home).filter((l) => / ok /.test(l) && !/via server/.test(l))).toHaveLength(3);
+        expect(
+          hookLines(home).filter((l) => /hook-server \d+ cannot start: .* not a private folder/.test(l)),
+        ).toHaveLength(1);
+        expect(existsSync(paths.pidFile)).toBe(false);
+      } finally {
+        await new Promise((r) => squatter.close(r));
+      }
+    },
+  );
 
   it('RETRACE_HOOK_SERVER=0 and fault injection always run in-process and never start a server', async () => {
     const off = turn({ env: { ...ON, RETRACE_HOOK_SERVER: '0' } });

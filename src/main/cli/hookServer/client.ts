@@ -13,13 +13,15 @@ import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resolveDataHome } from '../../engine/dataHome';
-import { pidAlive, hookServerPaths, socketPathFits, type HookServerPaths } from './paths';
+import { hookServerPaths, isPrivateDir, pidAlive, socketPathFits, type HookServerPaths } from './paths';
 import { BUILD_ID, lineReader, type HookAnswer, type HookRequest } from './protocol';
 
 /** A server that does not accept within this is treated as absent. */
 const CONNECT_TIMEOUT_MS = 200;
 /** A pid file this young with no socket yet: a server is starting; do not start another. */
 const STARTING_GRACE_MS = 5_000;
+/** After a server could not start (see server.ts), calls run in-process without trying again for this long. */
+const FAILED_START_BACKOFF_MS = 10 * 60_000;
 
 /** Where this installation's files are (bin/retrace.js knows). */
 export interface Install {
@@ -35,6 +37,7 @@ export async function hookClient(argv: string[], install: Install): Promise<numb
   const target = serverTarget(argv);
   if (target) {
     try {
+      if (target.paths.socketDir && !isPrivateDir(target.paths.socketDir)) throw new Error('no private socket folder');
       const answer = await ask(target.paths, request(argv, target.dataHome, stdin));
       if (answer.status === 'ok') {
         if (answer.stdout) process.stdout.write(answer.stdout);
@@ -119,7 +122,7 @@ function ask(paths: HookServerPaths, req: HookRequest): Promise<HookAnswer> {
 /** Start a server for the next call, detached, unless one is just starting. Never throws. */
 async function startServer(bin: string, paths: HookServerPaths, dataHome: string): Promise<void> {
   try {
-    if (serverStarting(paths)) return;
+    if (serverStarting(paths) || recentlyFailed(paths)) return;
     // Loaded only here: a call the server answers does not pay for it.
     const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, [bin, 'hook-server', '--data-dir', dataHome], {
@@ -140,6 +143,14 @@ function serverStarting(paths: HookServerPaths): boolean {
   try {
     const st = statSync(paths.pidFile);
     return Date.now() - st.mtimeMs < STARTING_GRACE_MS && pidAlive(Number(readFileSync(paths.pidFile, 'utf8')));
+  } catch {
+    return false;
+  }
+}
+
+function recentlyFailed(paths: HookServerPaths): boolean {
+  try {
+    return Date.now() - statSync(paths.failedFile).mtimeMs < FAILED_START_BACKOFF_MS;
   } catch {
     return false;
   }

@@ -14,6 +14,8 @@ export interface HookServerPaths {
   /** <data home>/hook-server: the pid file, and the socket when its path is short enough. */
   dir: string;
   pidFile: string;
+  /** Left by a server that could not start, so that calls do not start one after another in vain. */
+  failedFile: string;
   /** The folder holding the socket (dir, or the short one in the temp dir); null for a named pipe. */
   socketDir: string | null;
   socket: string;
@@ -25,15 +27,16 @@ const SUN_PATH_MAX = 103;
 export function hookServerPaths(dataHome: string, platform: string = process.platform): HookServerPaths {
   const dir = path.join(dataHome, 'hook-server');
   const pidFile = path.join(dir, 'server.pid');
+  const failedFile = path.join(dir, 'start-failed');
   const tag = nameHash(dataHome);
   if (platform === 'win32') {
     const user = os.userInfo().username.replace(/[^A-Za-z0-9_-]/g, '_');
-    return { dir, pidFile, socketDir: null, socket: `\\\\.\\pipe\\retrace-hook-${user}-${tag}` };
+    return { dir, pidFile, failedFile, socketDir: null, socket: `\\\\.\\pipe\\retrace-hook-${user}-${tag}` };
   }
   const socket = path.join(dir, 'hook.sock');
-  if (Buffer.byteLength(socket) <= SUN_PATH_MAX) return { dir, pidFile, socketDir: dir, socket };
+  if (Buffer.byteLength(socket) <= SUN_PATH_MAX) return { dir, pidFile, failedFile, socketDir: dir, socket };
   const shortDir = path.join(os.tmpdir(), `retrace-${process.getuid?.() ?? 'u'}-${tag}`);
-  return { dir, pidFile, socketDir: shortDir, socket: path.join(shortDir, 'hook.sock') };
+  return { dir, pidFile, failedFile, socketDir: shortDir, socket: path.join(shortDir, 'hook.sock') };
 }
 
 /**
@@ -58,7 +61,7 @@ export function socketPathFits(p: HookServerPaths): boolean {
 
 /**
  * Create `dir` (0700) if needed and check it is a real folder of ours that no one else can enter — a folder
- * in the shared temp dir could have been made by another user to catch our requests.
+ * in the shared temp dir could have been made by another user to catch our requests (they carry our env).
  */
 export function ensurePrivateDir(dir: string): boolean {
   try {
@@ -68,6 +71,17 @@ export function ensurePrivateDir(dir: string): boolean {
     if (!st.isDirectory() || st.uid !== process.getuid?.()) return false;
     if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The client's check before it sends anything: `dir` is a real folder of ours that only we can enter. */
+export function isPrivateDir(dir: string): boolean {
+  if (process.platform === 'win32') return true;
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0;
   } catch {
     return false;
   }

@@ -21,8 +21,9 @@ const STARTING_GRACE_MS = 5_000;
 /** Runs until the server exits (it calls process.exit); resolves only when it cannot start. */
 export async function runHookServer(dataHome: string): Promise<number> {
   const paths = hookServerPaths(dataHome);
-  if (!socketPathFits(paths) || !ensurePrivateDir(paths.dir)) return 1;
-  if (paths.socketDir && !ensurePrivateDir(paths.socketDir)) return 1;
+  if (!socketPathFits(paths) || !ensurePrivateDir(paths.dir)) return cannotStart(dataHome, paths, 'no socket path');
+  if (paths.socketDir && !ensurePrivateDir(paths.socketDir))
+    return cannotStart(dataHome, paths, `${paths.socketDir} is not a private folder of this user`);
   if (!(await claimPidFile(paths))) return 0; // another server has this data home: leave quietly
   const idle = Number(process.env.RETRACE_HOOK_SERVER_IDLE_MS);
   const server = new HookServer(dataHome, paths, Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_IDLE_MS);
@@ -30,10 +31,21 @@ export async function runHookServer(dataHome: string): Promise<number> {
     await server.listen();
   } catch (e) {
     releaseFile(paths.pidFile, String(process.pid));
-    appendHookLog(dataHome, `hook-server ${process.pid} cannot listen on ${paths.socket}: ${(e as Error).message}`);
-    return 1;
+    return cannotStart(dataHome, paths, `cannot listen on ${paths.socket}: ${(e as Error).message}`);
   }
+  rmSync(paths.failedFile, { force: true });
   return new Promise<number>(() => {});
+}
+
+/** Say why in hook.log, and leave a mark so that the next calls do not start a server again in vain. */
+function cannotStart(dataHome: string, paths: HookServerPaths, why: string): number {
+  appendHookLog(dataHome, `hook-server ${process.pid} cannot start: ${why}`);
+  try {
+    writeFileSync(paths.failedFile, `${why}\n`);
+  } catch {
+    // The folder itself is the problem: each call will try again.
+  }
+  return 1;
 }
 
 class HookServer {
