@@ -83,7 +83,7 @@ function simpleHookArgs(argv: string[]): string | undefined | false {
 function request(argv: string[], dataHome: string, stdin: string): HookRequest {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  return { build: BUILD_ID, dataHome, argv, cwd: process.cwd(), env, stdin };
+  return { build: BUILD_ID, dataHome, argv, cwd: process.cwd(), env, umask: process.umask(), stdin };
 }
 
 /** Send one request; resolves with the answer, rejects when there is no server or the connection breaks. */

@@ -1,6 +1,7 @@
 /**
  * One request, one answer per connection, each a single line of JSON. The request carries everything the
- * hook reads from its process (argv, stdin, cwd, env), so the server can run the command as the caller would.
+ * hook takes from its process (argv, stdin, cwd, env, umask), so the server can run the command as the
+ * caller would.
  */
 
 /** Baked in by scripts/build-cli.mjs, the same in both bundles of one build; "dev" when run from source. */
@@ -14,6 +15,8 @@ export interface HookRequest {
   argv: string[];
   cwd: string;
   env: Record<string, string>;
+  /** Files the hook creates get the caller's permissions. */
+  umask?: number;
   stdin: string;
 }
 

@@ -153,7 +153,7 @@ class HookServer {
   }
 }
 
-/** Run the CLI as the caller's process would: its cwd, its environment, its stdin; its output captured. */
+/** Run the CLI as the caller's process would: its cwd, environment, umask and stdin; its output captured. */
 async function runAsCaller(req: HookRequest): Promise<HookAnswer> {
   const { main } = await import('../index');
   const savedEnv = { ...process.env };
@@ -164,6 +164,7 @@ async function runAsCaller(req: HookRequest): Promise<HookAnswer> {
     return { status: 'declined', reason: 'cannot enter the caller’s cwd' };
   }
   replaceEnv(req.env);
+  const savedUmask = typeof req.umask === 'number' ? process.umask(req.umask) : null;
   const stdout = capture(process.stdout);
   const stderr = capture(process.stderr);
   try {
@@ -173,6 +174,7 @@ async function runAsCaller(req: HookRequest): Promise<HookAnswer> {
     stdout.restore();
     stderr.restore();
     replaceEnv(savedEnv);
+    if (savedUmask !== null) process.umask(savedUmask);
     process.chdir(savedCwd);
   }
 }
