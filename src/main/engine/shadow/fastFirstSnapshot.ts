@@ -18,7 +18,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { promises as fs, type BigIntStats } from 'node:fs';
+import { promises as fs, lstatSync, readFileSync, readlinkSync, type BigIntStats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
@@ -28,6 +28,9 @@ import { countLines, type LineCounts } from './lineCounts';
 
 /** Below this many files the plain path is as fast (process start-up dominates) and stays the only one. */
 export const FAST_FIRST_MIN_FILES = 2000;
+
+/** Bytes queued for one fast-import before the reader waits for it. */
+const MAX_BACKLOG = 1 << 20;
 
 export interface FastFirstOptions {
   gitDir: string;
@@ -99,14 +102,42 @@ class FastImport {
     this.exited.catch(() => {});
   }
 
-  /** Queue one record (synchronous writes never interleave); resolves when the pipe can take more. */
-  write(...chunks: (Buffer | string)[]): Promise<void> | null {
-    let ok = true;
-    for (const c of chunks) ok = this.child.stdin.write(c);
-    return ok ? null : new Promise((resolve) => this.child.stdin.once('drain', resolve));
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
+  /**
+   * Queue one record. Records are gathered into ~256 kB writes: one pipe write per file cost more CPU than
+   * fast-import's own work on small files.
+   */
+  write(...chunks: (Buffer | string)[]): void {
+    for (const c of chunks) {
+      const b = typeof c === 'string' ? Buffer.from(c, 'latin1') : c;
+      this.pending.push(b);
+      this.pendingBytes += b.length;
+    }
+    if (this.pendingBytes >= 256 * 1024) this.flush();
+  }
+
+  /** Bytes written but not yet taken by git. */
+  get backlog(): number {
+    return this.child.stdin.writableLength + this.pendingBytes;
+  }
+
+  /** Resolves once git has taken what was written (at once when it has). */
+  drained(): Promise<void> {
+    if (!this.child.stdin.writableNeedDrain) return Promise.resolve();
+    return new Promise((resolve) => this.child.stdin.once('drain', resolve));
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.child.stdin.write(Buffer.concat(this.pending, this.pendingBytes));
+    this.pending = [];
+    this.pendingBytes = 0;
   }
 
   async finish(): Promise<void> {
+    this.flush();
     this.child.stdin.end('done\n');
     await this.exited;
   }
@@ -134,13 +165,14 @@ function fastImportPath(p: string): string {
   return out + '"';
 }
 
-async function readEntry(root: string, rel: string): Promise<{ st: BigIntStats; bytes: Buffer } | null> {
+/** lstat and bytes of one file, synchronously (see diskChecks.ts for why); null when it is not a file now. */
+function readEntry(root: string, rel: string): { st: BigIntStats; bytes: Buffer } | null {
   const full = path.join(root, rel);
   try {
-    const st = await fs.lstat(full, { bigint: true });
-    if (st.isSymbolicLink()) return { st, bytes: await fs.readlink(full, { encoding: 'buffer' }) };
+    const st = lstatSync(full, { bigint: true });
+    if (st.isSymbolicLink()) return { st, bytes: readlinkSync(full, { encoding: 'buffer' }) };
     if (!st.isFile()) return null; // became a folder or a special file meanwhile: not staged, as update-index would not
-    return { st, bytes: await fs.readFile(full) };
+    return { st, bytes: readFileSync(full) };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null; // vanished meanwhile: dropped, as update-index does
@@ -158,27 +190,31 @@ export async function fastFirstAdd(opts: FastFirstOptions): Promise<void> {
   const importers = Array.from({ length: parallel }, () => new FastImport(gitDir));
   const entries: IndexEntry[] = [];
   try {
-    let next = 0;
     let done = 0;
     const total = paths.length;
-    const worker = async (slot: number): Promise<void> => {
-      const fi = importers[slot % importers.length]!;
-      while (next < paths.length) {
-        const rel = paths[next++]!;
-        const got = await readEntry(root, rel);
-        if (got) {
-          const header = `blob ${got.bytes.length}\0`;
-          const oid = createHash('sha1').update(header).update(got.bytes).digest('hex');
-          entries.push({ path: rel, mode: indexMode(got.st), oid, stat: got.st });
-          opts.lineCounts?.set(oid, countLines(got.bytes));
-          const wait = fi.write(`blob\ndata ${got.bytes.length}\n`, got.bytes, '\n');
-          if (wait) await wait;
+    let sliceStart = performance.now();
+    for (const rel of paths) {
+      const got = readEntry(root, rel);
+      if (got) {
+        const header = `blob ${got.bytes.length}\0`;
+        const oid = createHash('sha1').update(header).update(got.bytes).digest('hex');
+        entries.push({ path: rel, mode: indexMode(got.st), oid, stat: got.st });
+        opts.lineCounts?.set(oid, countLines(got.bytes));
+        // Each file goes to the importer with the least waiting for it, so both git processes (two cores)
+        // stay busy; when both have plenty queued, wait for either.
+        const fi = importers.reduce((a, b) => (b.backlog < a.backlog ? b : a));
+        fi.write(`blob\ndata ${got.bytes.length}\n`, got.bytes, '\n');
+        if (importers.every((x) => x.backlog > MAX_BACKLOG)) {
+          await Promise.race(importers.map((x) => x.drained()));
+          sliceStart = performance.now();
         }
-        if (++done % 1000 === 0) onProgress?.({ phase: 'hash', done, total });
       }
-    };
-    // A few reads in flight per importer keep the disk and both git processes busy.
-    await Promise.all(Array.from({ length: importers.length * 4 }, (_, i) => worker(i)));
+      if (++done % 1000 === 0) onProgress?.({ phase: 'hash', done, total });
+      if (performance.now() - sliceStart > 8) {
+        await new Promise((resolve) => setImmediate(resolve)); // let the event loop answer meanwhile
+        sliceStart = performance.now();
+      }
+    }
     await Promise.all(importers.map((fi) => fi.finish()));
     onProgress?.({ phase: 'hash', done: total, total });
 
@@ -186,11 +222,10 @@ export async function fastFirstAdd(opts: FastFirstOptions): Promise<void> {
     const tmpRef = `refs/retrace/tmp/fast-first-${process.pid}`;
     const trees = new FastImport(gitDir);
     importers.push(trees);
-    let wait = trees.write(`commit ${tmpRef}\ncommitter Retrace <retrace@localhost> 0 +0000\ndata 0\n`);
-    if (wait) await wait;
+    trees.write(`commit ${tmpRef}\ncommitter Retrace <retrace@localhost> 0 +0000\ndata 0\n`);
     for (const e of entries) {
-      wait = trees.write(Buffer.from(`M ${e.mode.toString(8)} ${e.oid} ${fastImportPath(e.path)}\n`, 'latin1'));
-      if (wait) await wait;
+      trees.write(`M ${e.mode.toString(8)} ${e.oid} ${fastImportPath(e.path)}\n`);
+      if (trees.backlog > MAX_BACKLOG) await trees.drained();
     }
     await trees.finish();
     await deleteRef(gitDir, tmpRef);

@@ -1,4 +1,4 @@
-import { constants as fsConstants, promises as fs } from 'node:fs';
+import { accessSync, constants as fsConstants } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { NotCaptured } from '../../../shared/model';
@@ -6,9 +6,9 @@ import { GitError, toRetraceError } from '../git/errors';
 import { listIgnoredTracked, listWorkTreeChanges } from '../git/lsFiles';
 import type { GitRunner } from '../git/runner';
 import { addToIndex, removeFromIndex, writeTree } from '../git/updateIndex';
-import { fastFirstAdd, useFastFirst } from './fastFirstSnapshot';
+import { fastFirstAdd, indexIsEmpty, useFastFirst } from './fastFirstSnapshot';
 import type { LineCounts } from './lineCounts';
-import { forEachLimited, lstatOrNull, parentChecker } from './diskChecks';
+import { lstatOrNull, parentChecker, timeSliced } from './diskChecks';
 import { editTree } from './treeEdit';
 import { checkScan, lastTree, recordScan, unchangedTree, warmScope } from './warmScope';
 import { walkUntrackedDirs } from './walkUntracked';
@@ -87,6 +87,8 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
     ...new Set([...changes.modified.filter((p) => !toRemove.has(p)), ...untracked.filter((p) => !ctx.isExcluded(p))]),
   ];
 
+  // A first snapshot (empty index) staged only paths that passed the ignore rules: no sweep to do after it.
+  const firstSnapshot = await indexIsEmpty(git.gitDir);
   const toAdd: string[] = [];
   const unsupported: string[] = 'unsupported' in changes ? (changes.unsupported ?? []) : [];
   const notCaptured: NotCaptured[] = unsupported.map((p) => ({ path: p, reason: 'unsupported-name' as const }));
@@ -95,8 +97,8 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   const total = candidates.length;
   ctx.onProgress?.({ phase: 'stat', done, total });
 
-  await forEachLimited(candidates, 64, async (rel) => {
-    const st = (await parentOk(rel)) ? await lstatOrNull(root, rel) : null;
+  await timeSliced(candidates, (rel) => {
+    const st = parentOk(rel) ? lstatOrNull(root, rel) : null;
     done++;
     if (st === null) {
       if (tracked.has(rel)) toRemove.add(rel);
@@ -112,7 +114,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
         return;
       }
       try {
-        await fs.access(path.join(root, rel), fsConstants.R_OK);
+        accessSync(path.join(root, rel), fsConstants.R_OK);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -159,7 +161,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   const touchedRules = [...toAdd, ...toRemove].some((p) => RULE_FILES.has(p.slice(p.lastIndexOf('/') + 1)));
   // Not when the rules and the index are exactly as the last completed snapshot left them: its sweep holds
   // (warmScope.ts "settled"; rulesChanged is also true for the first snapshot of every process).
-  const sweep = (ctx.rulesChanged && !scan.settled) || touchedRules;
+  const sweep = !firstSnapshot && ((ctx.rulesChanged && !scan.settled) || touchedRules);
   if (sweep) {
     // Files captured earlier that the rules now exclude leave the checkpoint (and so are never restored over).
     await removeFromIndex(git, await listIgnoredTracked(git));

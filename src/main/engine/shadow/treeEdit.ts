@@ -57,7 +57,7 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
   const parentOk = parentChecker(ctx.root);
   const seen = new Map<string, Seen>();
   for (const rel of paths) {
-    const st = (await parentOk(rel)) ? await lstatOrNull(ctx.root, rel) : null;
+    const st = parentOk(rel) ? lstatOrNull(ctx.root, rel) : null;
     if (st === null) seen.set(rel, { kind: 'gone' });
     else if (st.isDirectory()) return null;
     else if (st.isSymbolicLink()) seen.set(rel, { kind: 'blob', mode: '120000', bytes: await readLink(ctx.root, rel) });
