@@ -22,6 +22,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hookServerPaths, pidAlive } from '../../src/main/cli/hookServer/paths';
 import { BUILD_ID, type HookAnswer } from '../../src/main/cli/hookServer/protocol';
 import {
+  CLI_BIN,
   cleanupTempDirs,
   cliJson,
   gitAt,
@@ -321,6 +322,26 @@ describe('hook server', () => {
     expect(pid).not.toBe(squatter.pid);
     await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'two' });
     expect(lastOk(home)).toMatch(/ok UserPromptSubmit .* via server$/);
+  });
+
+  it('a server that lost its pid file and socket to a newer one exits without removing the newer socket', async () => {
+    const t = turn({ env: ON });
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    const old = await serverUp(t.home);
+    // Frozen, so that the newer server surely takes over before the old one looks.
+    process.kill(old, 'SIGSTOP');
+    try {
+      rmSync(hookServerPaths(t.home).pidFile);
+      const newer = spawn(process.execPath, [CLI_BIN, 'hook-server', '--data-dir', t.home], { stdio: 'ignore' });
+      started.add(newer.pid!);
+      expect(await serverUp(t.home)).toBe(newer.pid);
+    } finally {
+      process.kill(old, 'SIGCONT');
+    }
+    await gone(old);
+    expect(existsSync(hookServerPaths(t.home).socket)).toBe(true);
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'two' });
+    expect(lastOk(t.home)).toMatch(/via server$/);
   });
 
   it('a server of another build declines, exits, and the call runs in-process; a new server takes over', async () => {

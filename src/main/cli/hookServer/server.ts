@@ -145,8 +145,10 @@ class HookServer {
   private shutdown(reason: string): void {
     if (this.closing) return;
     this.closing = true;
-    this.net.close();
-    if (this.paths.socketDir && inode(this.paths.socket) === this.socketIno) rmSync(this.paths.socket, { force: true });
+    // Not net.close() for a Unix socket: it unlinks the path, which may be a newer server's socket by now.
+    // Remove ours only; requests still arriving are declined, and exit closes the listener.
+    if (!this.paths.socketDir) this.net.close();
+    else if (inode(this.paths.socket) === this.socketIno) rmSync(this.paths.socket, { force: true });
     releaseFile(this.paths.pidFile, String(process.pid));
     if (this.trace) appendHookLog(this.dataHome, `hook-server ${process.pid} exits: ${reason}`);
     if (this.pending === 0) process.exit(0);
