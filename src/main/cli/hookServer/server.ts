@@ -21,9 +21,11 @@ const STARTING_GRACE_MS = 5_000;
 /** Runs until the server exits (it calls process.exit); resolves only when it cannot start. */
 export async function runHookServer(dataHome: string): Promise<number> {
   const paths = hookServerPaths(dataHome);
-  if (!socketPathFits(paths) || !ensurePrivateDir(paths.dir)) return cannotStart(dataHome, paths, 'no socket path');
-  if (paths.socketDir && !ensurePrivateDir(paths.socketDir))
-    return cannotStart(dataHome, paths, `${paths.socketDir} is not a private folder of this user`);
+  if (!socketPathFits(paths)) return cannotStart(dataHome, paths, `the socket path is too long: ${paths.socket}`);
+  for (const dir of [paths.dir, paths.socketDir]) {
+    if (dir && !ensurePrivateDir(dir))
+      return cannotStart(dataHome, paths, `${dir} is not a private folder of this user`);
+  }
   if (!(await claimPidFile(paths))) return 0; // another server has this data home: leave quietly
   const idle = Number(process.env.RETRACE_HOOK_SERVER_IDLE_MS);
   const server = new HookServer(dataHome, paths, Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_IDLE_MS);
