@@ -4,7 +4,7 @@
  * next command, keeping every checkpoint that can be kept, with a clear report and never a crash loop.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -183,6 +183,16 @@ describe('shadow repository corruption (I5, I8)', () => {
     const bytes = readFileSync(index);
     bytes.fill(0x5a, 40, 80);
     writeFileSync(index, bytes);
+    await expectRepaired(c, /index/);
+  });
+
+  it('a lost shared index (core.splitIndex) is handled like a broken index', async () => {
+    const c = await fresh();
+    // Make sure the index links to a shared part, whatever git chose at this size.
+    gitAt(c.gitDir, [`--work-tree=${c.ws}`, 'update-index', '--split-index']);
+    const shared = readdirSync(c.gitDir).filter((f) => f.startsWith('sharedindex.'));
+    expect(shared.length).toBeGreaterThan(0);
+    for (const f of shared) rmSync(join(c.gitDir, f));
     await expectRepaired(c, /index/);
   });
 

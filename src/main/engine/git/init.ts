@@ -10,7 +10,7 @@ import { shadowConfig } from './runner';
  * so the file only serves plain `git` runs such as gc). Re-writing it on every open cost 22 processes and
  * raced between concurrent readers for config.lock.
  */
-const CONFIG_VERSION = '1';
+const CONFIG_VERSION = '2';
 const MARKER = `[retrace]\n\tconfigVersion = ${CONFIG_VERSION}\n`;
 
 export async function initShadowRepo(gitDir: string, emptyDir: string): Promise<void> {

@@ -43,6 +43,11 @@ export function shadowConfig(hooksDir: string): string[] {
     // Version 4 indexes are about 40% smaller (paths prefix-compressed): every git call that reads the index
     // hashes and parses less (engineer E, bench). Applies to indexes created from now on.
     'index.version=4',
+    // A split index: git rewrites only the entries that changed since the shared part was written, instead
+    // of all 100k (update-index 92 → 29 ms, write-tree 98 → 27 ms at 100k files). Shared parts no index
+    // names any more are dropped after a day.
+    'core.splitIndex=true',
+    'splitIndex.sharedIndexExpire=1.day.ago',
   ];
 }
 

@@ -37,6 +37,9 @@ export class TreeBuilder {
       `--git-dir=${shadow.gitDir}`,
       '--literal-pathspecs',
       ...shadowConfig(join(dir, 'empty')).flatMap((c) => ['-c', c]),
+      // A private, short-lived index: splitting it would leave its shared part in the repository.
+      '-c',
+      'core.splitIndex=false',
     ];
     this.indexFile = join(dir, `build-index-${process.pid}-${randomBytes(4).toString('hex')}`);
     this.env = { ...gitEnv(), GIT_INDEX_FILE: this.indexFile };

@@ -44,7 +44,11 @@ export interface FastFirstOptions {
   lineCounts?: LineCounts;
 }
 
-/** True when the shadow index holds no entries yet (no file, or an index of zero entries). */
+/**
+ * True when the shadow index holds no entries yet: no file, or an index of zero entries that does not link
+ * to a shared index (core.splitIndex: the `index` file then holds only what changed since the shared part,
+ * often nothing, while the shared part holds every entry).
+ */
 export async function indexIsEmpty(gitDir: string): Promise<boolean> {
   let fh;
   try {
@@ -56,7 +60,13 @@ export async function indexIsEmpty(gitDir: string): Promise<boolean> {
   try {
     const head = Buffer.alloc(12);
     const { bytesRead } = await fh.read(head, 0, 12, 0);
-    return bytesRead === 12 && head.toString('latin1', 0, 4) === 'DIRC' && head.readUInt32BE(8) === 0;
+    if (bytesRead < 12 || head.toString('latin1', 0, 4) !== 'DIRC' || head.readUInt32BE(8) !== 0) return false;
+    // Zero entries, so the file is small: its extensions (signature, 32-bit size, data) precede the checksum.
+    const bytes = await fs.readFile(path.join(gitDir, 'index'));
+    for (let pos = 12; pos + 8 <= bytes.length - 20; pos += 8 + bytes.readUInt32BE(pos + 4)) {
+      if (bytes.toString('latin1', pos, pos + 4) === 'link') return false;
+    }
+    return true;
   } finally {
     await fh.close();
   }
@@ -126,8 +136,14 @@ class FastImport {
   /** Resolves once git has taken what was written (at once when it has). */
   drained(): Promise<void> {
     if (!this.child.stdin.writableNeedDrain) return Promise.resolve();
-    return new Promise((resolve) => this.child.stdin.once('drain', resolve));
+    // One listener per drain, however many waits race on it.
+    this.drain ??= new Promise<void>((resolve) => this.child.stdin.once('drain', resolve)).finally(() => {
+      this.drain = null;
+    });
+    return this.drain;
   }
+
+  private drain: Promise<void> | null = null;
 
   private flush(): void {
     if (this.pending.length === 0) return;
