@@ -282,6 +282,23 @@ describe('hook server', () => {
     expect(readFileSync(hookServerPaths(t.home).pidFile, 'utf8')).toBe(String(pid));
   });
 
+  it('a bad payload answered by the server: exit 0, nothing printed, the usual error line in hook.log', async () => {
+    const t = turn({ env: ON });
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    const pid = await serverUp(t.home);
+    const r = await runCli(['hook', 'claude-code'], {
+      home: t.home,
+      cwd: t.ws,
+      env: ON,
+      input: '{"hook_event_name": "PostToolUse", "session_id": ',
+    });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(hookLines(t.home).at(-1)).toMatch(
+      / error \? \?: E_INVALID_INPUT the hook payload is not JSON .* via server$/,
+    );
+    expect(alive(pid)).toBe(true);
+  });
+
   it('a SIGKILLed server: the next call still records (in-process) and starts a new server', async () => {
     const t = turn({ env: ON });
     await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });

@@ -28,14 +28,22 @@ export const command: Command = {
       if (process.env.RETRACE_HOOK_TRACE)
         log(
           ctx,
-          `ok ${event} ${session}${res.recorded ? ` ${res.message} ${res.hash ?? ''}` : ' (not recorded)'} ${ms(started)}ms${ctx.via ? ` via ${ctx.via}` : ''}`,
+          `ok ${event} ${session}${res.recorded ? ` ${res.message} ${res.hash ?? ''}` : ' (not recorded)'} ${ms(started)}ms${via(ctx)}`,
         );
     } catch (e) {
-      log(ctx, `error ${event} ${session}: ${toErrorInfo(e).code} ${toErrorInfo(e).message} (${ms(started)}ms)`);
+      log(
+        ctx,
+        `error ${event} ${session}: ${toErrorInfo(e).code} ${toErrorInfo(e).message} (${ms(started)}ms)${via(ctx)}`,
+      );
     }
     return 0;
   },
 };
+
+/** " via server" when the hook server ran this call for its caller. */
+function via(ctx: { via?: string }): string {
+  return ctx.via ? ` via ${ctx.via}` : '';
+}
 
 function ms(started: number): string {
   return (performance.now() - started).toFixed(0);
