@@ -38,12 +38,12 @@ export async function diffTreeRaw(
     to,
   ];
   if (opts.paths) args.push('--', ...opts.paths);
-  return parseRaw((await git.raw(args)).split('\0')).raw;
+  return parseRaw((await treeOnly(git, args)).split('\0')).raw;
 }
 
 /** The file list of a diff: statuses, renames, and +/- per file (binary files have no line counts). */
 export async function diffTreeFiles(git: GitRunner, from: string, to: string): Promise<FileChange[]> {
-  const out = await git.raw(['diff-tree', '-r', '-z', '-M', '--raw', '--numstat', '--no-commit-id', from, to]);
+  const out = await treeOnly(git, ['diff-tree', '-r', '-z', '-M', '--raw', '--numstat', '--no-commit-id', from, to]);
   const tokens = out.split('\0');
   const { raw, next } = parseRaw(tokens);
   const counts = new Map<string, { insertions: number; deletions: number; binary: boolean }>();
@@ -95,4 +95,12 @@ function parseRaw(tokens: string[]): { raw: RawChange[]; next: number } {
     }
   }
   return { raw, next: i };
+}
+
+/**
+ * diff-tree compares two trees, yet reads the index first (at 100k files ~20 ms of a ~25 ms diff): told of
+ * an index that does not exist, it skips that and answers the same.
+ */
+async function treeOnly(git: GitRunner, args: string[]): Promise<string> {
+  return (await git.exec(args, { withoutIndex: true })).stdout.toString('utf8');
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { classifyGitFailure, GitError } from './errors';
 import { execGit, type ExecGitOptions, type ExecGitResult } from './exec';
@@ -112,11 +113,16 @@ export class GitRunner {
   /** Byte-exact or stdin-fed plumbing (update-index --stdin, cat-file --batch, check-ignore --stdin …). */
   exec(
     args: readonly string[],
-    opts: Omit<ExecGitOptions, 'env' | 'cwd'> & { literalPathspecs?: boolean } = {},
+    opts: Omit<ExecGitOptions, 'env' | 'cwd'> & {
+      literalPathspecs?: boolean;
+      /** For commands that only read objects but load the index anyway (diff-tree): point them at none. */
+      withoutIndex?: boolean;
+    } = {},
   ): Promise<ExecGitResult> {
-    const { literalPathspecs, ...rest } = opts;
+    const { literalPathspecs, withoutIndex, ...rest } = opts;
+    const env = withoutIndex ? { ...this.env, GIT_INDEX_FILE: path.join(this.gitDir, 'no-index') } : this.env;
     return this.enqueue(() =>
-      execGit([...this.prefixFor(literalPathspecs), ...args], { ...rest, env: this.env, cwd: this.workTree }),
+      execGit([...this.prefixFor(literalPathspecs), ...args], { ...rest, env, cwd: this.workTree }),
     );
   }
 

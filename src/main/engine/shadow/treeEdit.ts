@@ -73,9 +73,8 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
     }
   }
 
-  const reader = ObjectReader.open(ctx.git);
+  const trees = new TreeReads(ctx.git);
   try {
-    const trees = new TreeReads(reader);
     // New paths (not in the last tree) are subject to the exclusions and ignore rules; tracked ones are not.
     const fresh: string[] = [];
     for (const [rel, s] of seen) {
@@ -101,7 +100,7 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
     notCaptured.sort((a, b) => (a.path < b.path ? -1 : 1));
     return { tree, notCaptured };
   } finally {
-    reader.close();
+    trees.close();
   }
 }
 
@@ -125,25 +124,43 @@ async function rebuild(gitDir: string, trees: TreeReads, base: string | null, ch
     }
   }
   if (entries.size === 0) return null; // git records no empty directories
-  return writeLooseObject(gitDir, 'tree', encodeTree([...entries.values()]));
+  const list = [...entries.values()];
+  const id = await writeLooseObject(gitDir, 'tree', encodeTree(list));
+  remember(gitDir, id, list);
+  return id;
 }
 
-/** Tree reads through one cat-file process, each tree parsed once per snapshot. */
+/**
+ * Parsed trees by repository and id, kept across snapshots of this process: a tree id names its content, so
+ * an entry can never be stale (and per repository, it was there when read or written). A long-lived process
+ * (the app, the hook server) then edits the same paths again without starting git at all. Bounded: the
+ * oldest entries go first.
+ */
+const knownTrees = new Map<string, TreeEntry[]>();
+const KNOWN_TREES_MAX = 4096;
+
+function remember(gitDir: string, id: string, entries: TreeEntry[]): void {
+  const key = `${gitDir}\0${id}`;
+  knownTrees.delete(key);
+  knownTrees.set(key, entries);
+  if (knownTrees.size > KNOWN_TREES_MAX) knownTrees.delete(knownTrees.keys().next().value!);
+}
+
+/** Tree reads for one snapshot: from knownTrees, else through one cat-file process started on the first miss. */
 class TreeReads {
-  private readonly cache = new Map<string, Promise<TreeEntry[]>>();
+  private reader: ObjectReader | null = null;
 
-  constructor(private readonly reader: ObjectReader) {}
+  constructor(private readonly git: GitRunner) {}
 
-  entries(id: string): Promise<TreeEntry[]> {
-    let p = this.cache.get(id);
-    if (!p) {
-      p = this.reader.read(id).then((o) => {
-        if (!o || o.type !== 'tree') throw new Error(`tree ${id} is missing from the shadow repository`);
-        return parseTree(o.body);
-      });
-      this.cache.set(id, p);
-    }
-    return p;
+  async entries(id: string): Promise<TreeEntry[]> {
+    const known = knownTrees.get(`${this.git.gitDir}\0${id}`);
+    if (known) return known;
+    this.reader ??= ObjectReader.open(this.git);
+    const o = await this.reader.read(id);
+    if (!o || o.type !== 'tree') throw new Error(`tree ${id} is missing from the shadow repository`);
+    const entries = parseTree(o.body);
+    remember(this.git.gitDir, id, entries);
+    return entries;
   }
 
   /** Whether `rel` is a file (blob, symlink or gitlink) in `tree`. */
@@ -159,6 +176,10 @@ class TreeReads {
       id = e.id;
     }
     return false;
+  }
+
+  close(): void {
+    this.reader?.close();
   }
 }
 
