@@ -1,11 +1,14 @@
 // Bundles the `retrace` CLI (engine, sessions, integrations, serve host) into one ESM file, plus the hook's
 // tiny client. esbuild keeps start-up short, which matters for the Claude Code hook (<150 ms a call).
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
-// Start clean: with code splitting, every build leaves new hashed chunks beside the old ones.
-rmSync('out/cli', { recursive: true, force: true });
+// Build into a fresh folder and swap it in at the end: with code splitting every build makes new hashed
+// chunks (so the old folder cannot be reused), and a CLI run or test started meanwhile must never find
+// out/cli half-emptied.
+const OUT = `out/cli.build-${process.pid}`;
+rmSync(OUT, { recursive: true, force: true });
 
 // One id for both bundles of this build: a hook server of an older build declines and exits.
 const buildId = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
@@ -13,7 +16,7 @@ const define = { __RETRACE_BUILD_ID__: JSON.stringify(buildId) };
 
 await build({
   entryPoints: { retrace: 'src/main/cli/index.ts' },
-  outdir: 'out/cli',
+  outdir: OUT,
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -36,7 +39,7 @@ await build({
 // the full CLI only to fall back.
 const client = await build({
   entryPoints: { 'hook-client': 'src/main/cli/hookServer/client.ts' },
-  outdir: 'out/cli',
+  outdir: OUT,
   outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
@@ -49,4 +52,12 @@ const client = await build({
 });
 const heavy = Object.keys(client.metafile.inputs).filter((f) => f.includes('node_modules'));
 if (heavy.length > 0) throw new Error(`the hook client must load only node: built-ins, not ${heavy.join(', ')}`);
-writeFileSync('out/cli/build-id', buildId + '\n');
+writeFileSync(`${OUT}/build-id`, buildId + '\n');
+const old = `out/cli.old-${process.pid}`;
+try {
+  renameSync('out/cli', old);
+} catch (e) {
+  if (e.code !== 'ENOENT') throw e;
+}
+renameSync(OUT, 'out/cli');
+rmSync(old, { recursive: true, force: true });
