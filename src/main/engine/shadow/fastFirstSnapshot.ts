@@ -72,10 +72,9 @@ export async function indexIsEmpty(gitDir: string): Promise<boolean> {
   }
 }
 
-/** Should this snapshot take the fast path? Only a first snapshot (empty index) of many files. */
-export async function useFastFirst(gitDir: string, filesToAdd: number): Promise<boolean> {
-  if (filesToAdd < FAST_FIRST_MIN_FILES || process.env.RETRACE_FAST_PATHS === '0') return false;
-  return indexIsEmpty(gitDir);
+/** Should this snapshot take the fast path? Only a first snapshot (empty index: indexIsEmpty) of many files. */
+export function useFastFirst(indexEmpty: boolean, filesToAdd: number): boolean {
+  return indexEmpty && filesToAdd >= FAST_FIRST_MIN_FILES && process.env.RETRACE_FAST_PATHS !== '0';
 }
 
 /** A running `git fast-import`, fed record by record with back-pressure. */

@@ -138,7 +138,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
     // Fast path (engineer E, fastFirstSnapshot.ts): a first snapshot of many files goes into packs, not one
     // loose object per file. Same paths, same blobs, same tree (fastPaths.test.ts); any failure other than
     // an unreadable file falls back to the plain path.
-    if (toRemove.size === 0 && (await useFastFirst(git.gitDir, toAdd.length))) {
+    if (toRemove.size === 0 && useFastFirst(firstSnapshot, toAdd.length)) {
       await fastFirstAdd({
         gitDir: git.gitDir,
         root,
