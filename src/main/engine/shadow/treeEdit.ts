@@ -51,7 +51,12 @@ interface Change {
 
 export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; notCaptured: NotCaptured[] } | null> {
   const { paths } = ctx;
-  for (let i = 1; i < paths.length; i++) if (paths[i]!.startsWith(paths[i - 1]! + '/')) return null;
+  const named = new Set(paths);
+  const insideAnother = (p: string): boolean => {
+    for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) if (named.has(p.slice(0, i))) return true;
+    return false;
+  };
+  if (paths.some(insideAnother)) return null;
 
   const notCaptured: NotCaptured[] = [];
   const parentOk = parentChecker(ctx.root);
