@@ -318,6 +318,48 @@ describe('hook server', () => {
     expect(log.messages.map((m) => m.text)).toEqual(['one', 'two', 'three']);
   });
 
+  it('a server that hangs up after taking a call: the call runs in-process, and is recorded once either way', async () => {
+    const t = turn({ env: ON });
+    const paths = hookServerPaths(t.home);
+    mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+    // Reads the request, then hangs up without an answer: what a server killed in the middle of a call does.
+    const hangUp = spawn(process.execPath, [
+      '-e',
+      `require('net').createServer((s) => s.once('data', () => s.destroy())).listen(${JSON.stringify(paths.socket)})`,
+    ]);
+    started.add(hangUp.pid!);
+    await eventually('the hang-up server', () => existsSync(paths.socket));
+    const edit = (id: string) => ({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Edit',
+      tool_use_id: id,
+      tool_input: { file_path: join(t.ws, 'app.js'), old_string: 'hi', new_string: 'hello' },
+    });
+    const recorded = async (id: string): Promise<number> => {
+      const log = await cliJson<{ messages: { meta?: { sourceId?: string } }[] }>(['log', '--cwd', t.ws], {
+        home: t.home,
+      });
+      return log.messages.filter((m) => m.meta?.sourceId === id).length;
+    };
+    const viaHangUp = async (id: string): Promise<void> => {
+      writeFileSync(paths.pidFile, String(hangUp.pid)); // "a server is starting": the client starts no other
+      await t.hook(edit(id));
+    };
+
+    // The server had not recorded it: the in-process run does.
+    await viaHangUp('toolu_1');
+    expect(await recorded('toolu_1')).toBe(1);
+    // The server had recorded it (here: in-process, beforehand): the rerun sees it and records nothing more.
+    await t.hook(edit('toolu_2'), { RETRACE_HOOK_SERVER: '0' });
+    await viaHangUp('toolu_2');
+    expect(await recorded('toolu_2')).toBe(1);
+    // Only a rerun checks: the same call made twice on purpose is recorded twice.
+    await t.hook(edit('toolu_3'), { RETRACE_HOOK_SERVER: '0' });
+    await t.hook(edit('toolu_3'), { RETRACE_HOOK_SERVER: '0' });
+    expect(await recorded('toolu_3')).toBe(2);
+    expect(hookLines(t.home).filter((l) => l.includes(' error '))).toEqual([]);
+  });
+
   it('a stale socket file and pid file (no listener, dead pid) are replaced', async () => {
     const home = tempHome();
     const paths = hookServerPaths(home);

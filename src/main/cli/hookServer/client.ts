@@ -44,8 +44,10 @@ export async function hookClient(argv: string[], install: Install): Promise<numb
         if (answer.stderr) process.stderr.write(answer.stderr);
         return answer.code;
       }
-    } catch {
-      // No server (or it broke off): run it here.
+    } catch (e) {
+      // No server (or it broke off): run it here. A server that broke off after taking the call may have
+      // recorded it already: the hook then checks before recording it again.
+      if (e instanceof BrokenOff) process.env.RETRACE_HOOK_RETRY = '1';
     }
     await startServer(install.bin, target.paths, target.dataHome);
   }
@@ -86,19 +88,24 @@ function request(argv: string[], dataHome: string, stdin: string): HookRequest {
   return { build: BUILD_ID, dataHome, argv, cwd: process.cwd(), env, umask: process.umask(), stdin };
 }
 
+/** The request was sent, then the connection broke without an answer. */
+class BrokenOff extends Error {}
+
 /** Send one request; resolves with the answer, rejects when there is no server or the connection breaks. */
 function ask(paths: HookServerPaths, req: HookRequest): Promise<HookAnswer> {
   return new Promise((resolve, reject) => {
     const socket = net.createConnection(paths.socket);
+    let sent = false;
     const fail = (e: Error): void => {
       clearTimeout(timer);
       socket.destroy();
-      reject(e);
+      reject(sent ? new BrokenOff(e.message) : e);
     };
     const timer = setTimeout(() => fail(new Error('connect timeout')), CONNECT_TIMEOUT_MS);
     socket.on('connect', () => {
       // Connected: from here the server is working on it, however long a checkpoint takes.
       clearTimeout(timer);
+      sent = true;
       socket.write(JSON.stringify(req) + '\n');
     });
     socket.on(
@@ -110,7 +117,7 @@ function ask(paths: HookServerPaths, req: HookRequest): Promise<HookAnswer> {
           if (answer.status !== 'ok' && answer.status !== 'declined') throw new Error('bad answer');
           resolve(answer);
         } catch (e) {
-          reject(e as Error);
+          reject(new BrokenOff((e as Error).message)); // sent, but no usable answer
         }
       }),
     );

@@ -127,6 +127,11 @@ export class SessionStore {
     return states.map(summarize).sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
   }
 
+  /** The last event of a session's log (reading only its tail), or null when the session has none. */
+  lastEvent(id: string): SessionEvent | null {
+    return readLastRecord<SessionEvent>(this.file(id));
+  }
+
   /**
    * The session with the latest updatedAt, reading only the tail of each log (the hook calls this on every
    * tool call). Ties go to the larger id, so the answer is stable.

@@ -83,6 +83,9 @@ export async function handleHook(
     text = final?.text || payload.last_assistant_message || 'Claude finished its turn';
     if (final?.uuid) meta = { ...meta, sourceId: final.uuid };
   }
+  if (env.RETRACE_HOOK_RETRY === '1' && alreadyRecorded(engine, session, plan.role, text, meta)) {
+    return { event, recorded: false, session };
+  }
   const hint = plan.file ? hintPath(ws.root, plan.file, payload.cwd) : null;
   const res = await engine.record({
     session,
@@ -112,6 +115,26 @@ export async function handleHook(
     });
   }
   return { event, recorded: true, session: res.session, message: res.message, hash: res.hash };
+}
+
+/**
+ * A call the hook server may have recorded before its connection broke (the client runs it again here, with
+ * RETRACE_HOOK_RETRY=1): recorded already when the session's last event is this very message.
+ */
+function alreadyRecorded(
+  engine: WorkspaceEngine,
+  session: string,
+  role: Role,
+  text: string,
+  meta: MessageMeta,
+): boolean {
+  const last = engine.sessions.exists(session) ? engine.sessions.lastEvent(session) : null;
+  return (
+    last?.type === 'message' &&
+    last.role === role &&
+    last.text === text &&
+    (last.meta?.sourceId ?? null) === (meta.sourceId ?? null)
+  );
 }
 
 interface Plan {
