@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, symlink, writeFile, chmod } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { isolatedGitEnv } from './proc';
 import { Prng, deriveSeed } from './prng';
 
 /** Bump when the layout changes, so cached trees are regenerated. */
@@ -83,18 +84,7 @@ const BINARY_EXTS = ['.png', '.jpg', '.woff2', '.bin', '.sqlite'];
 
 /** Git with no user or system config, a fixed identity and fixed dates: the nested repo is reproducible. */
 function gitEnv(): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: os.tmpdir(),
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_AUTHOR_NAME: 'bench',
-    GIT_AUTHOR_EMAIL: 'bench@example.invalid',
-    GIT_COMMITTER_NAME: 'bench',
-    GIT_COMMITTER_EMAIL: 'bench@example.invalid',
-    GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
-    GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
-  };
+  return { ...isolatedGitEnv(), GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
 }
 
 /** A few MB of code-like lines; files take slices of it so content is text-like but varies per file. */

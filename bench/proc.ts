@@ -30,6 +30,21 @@ export interface RunResult {
   status: number;
 }
 
+/** git with no user or system config and a fixed identity (every git the bench runs itself). */
+export function isolatedGitEnv(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: os.tmpdir(),
+    LC_ALL: 'C',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_AUTHOR_NAME: 'bench',
+    GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+    GIT_COMMITTER_NAME: 'bench',
+    GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+  };
+}
+
 /** Run a program (no shell); throws on an unexpected exit code. */
 export function run(cmd: string, args: string[], opts: RunOptions = {}): RunResult {
   let file = cmd;

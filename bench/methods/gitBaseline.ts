@@ -4,23 +4,10 @@
  * background gc never lands inside a timed run.
  */
 import { mkdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import { run, type RunResult } from '../proc';
+import { isolatedGitEnv, run, type RunResult } from '../proc';
 
 export function baselineEnv(gitDir: string, workTree: string): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: os.tmpdir(),
-    LC_ALL: 'C',
-    GIT_DIR: gitDir,
-    GIT_WORK_TREE: workTree,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_AUTHOR_NAME: 'bench',
-    GIT_AUTHOR_EMAIL: 'bench@example.invalid',
-    GIT_COMMITTER_NAME: 'bench',
-    GIT_COMMITTER_EMAIL: 'bench@example.invalid',
-  };
+  return { ...isolatedGitEnv(), GIT_DIR: gitDir, GIT_WORK_TREE: workTree };
 }
 
 export class ShadowGit {

@@ -9,6 +9,7 @@ import { deflateSync } from 'node:zlib';
  * snapshot (treeEdit.ts), which writes a few blobs and the trees along their paths: no git process needed.
  * Maintenance packs them like any other loose object.
  */
+/** git's id of an object (SHA-1 object format): also what a blob of these bytes is called. */
 export function objectId(type: string, body: Buffer): string {
   return createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest('hex');
 }

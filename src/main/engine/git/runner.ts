@@ -62,6 +62,8 @@ export class GitRunner {
   readonly workTree: string;
   private readonly prefix: string[];
   private readonly env: NodeJS.ProcessEnv;
+  /** For commands that read only objects yet load the index anyway (diff-tree): an index that does not exist. */
+  private readonly envWithoutIndex: NodeJS.ProcessEnv;
   private readonly git: SimpleGit;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -75,6 +77,7 @@ export class GitRunner {
       ...shadowConfig(opts.hooksDir).flatMap((c) => ['-c', c]),
     ];
     this.env = gitEnv();
+    this.envWithoutIndex = { ...this.env, GIT_INDEX_FILE: path.join(opts.gitDir, 'no-index') };
     this.git = simpleGit({
       baseDir: opts.workTree,
       maxConcurrentProcesses: 1,
@@ -120,7 +123,7 @@ export class GitRunner {
     } = {},
   ): Promise<ExecGitResult> {
     const { literalPathspecs, withoutIndex, ...rest } = opts;
-    const env = withoutIndex ? { ...this.env, GIT_INDEX_FILE: path.join(this.gitDir, 'no-index') } : this.env;
+    const env = withoutIndex ? this.envWithoutIndex : this.env;
     return this.enqueue(() =>
       execGit([...this.prefixFor(literalPathspecs), ...args], { ...rest, env, cwd: this.workTree }),
     );

@@ -17,12 +17,12 @@
  * no larger than the plain path's; maintenance (gc) later packs with deltas.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { promises as fs, lstatSync, readFileSync, readlinkSync, type BigIntStats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { gitEnv } from '../git/env';
+import { objectId } from '../git/looseObject';
 import { indexMode, writeIndexFile, type IndexEntry } from './indexFile';
 import { countLines, type LineCounts } from './lineCounts';
 
@@ -113,6 +113,7 @@ class FastImport {
 
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  private drain: Promise<void> | null = null;
 
   /**
    * Queue one record. Records are gathered into ~256 kB writes: one pipe write per file cost more CPU than
@@ -141,8 +142,6 @@ class FastImport {
     });
     return this.drain;
   }
-
-  private drain: Promise<void> | null = null;
 
   private flush(): void {
     if (this.pending.length === 0) return;
@@ -211,8 +210,7 @@ export async function fastFirstAdd(opts: FastFirstOptions): Promise<void> {
     for (const rel of paths) {
       const got = readEntry(root, rel);
       if (got) {
-        const header = `blob ${got.bytes.length}\0`;
-        const oid = createHash('sha1').update(header).update(got.bytes).digest('hex');
+        const oid = objectId('blob', got.bytes);
         entries.push({ path: rel, mode: indexMode(got.st), oid, stat: got.st });
         opts.lineCounts?.set(oid, countLines(got.bytes));
         // Each file goes to the importer with the least waiting for it, so both git processes (two cores)

@@ -20,6 +20,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import type { RecoveryReport } from '../../../shared/model';
+import { objectId } from '../git/looseObject';
 import { GitError } from '../git/errors';
 import { execGit } from '../git/exec';
 import { gitEnv } from '../git/env';
@@ -625,9 +626,7 @@ async function looseObjectOk(file: string, id: string): Promise<boolean> {
   }
 }
 
-function blobId(bytes: Buffer): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-}
+const blobId = (bytes: Buffer): string => objectId('blob', bytes);
 
 async function looseObjectFiles(gitDir: string): Promise<string[]> {
   const base = path.join(gitDir, 'objects');

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { constants as C, promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { blobSizes, readBlobs } from '../git/catFile';
 import { diffTreeRaw } from '../git/diffTree';
+import { objectId } from '../git/looseObject';
 import { lsTree, type TreeEntry } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
 import { hasGitSegment } from '../excludes';
@@ -217,10 +217,7 @@ async function compare(
   return isExec === (entry.mode === '100755') ? 'same' : 'mode-only';
 }
 
-/** git's blob id of these bytes (SHA-1 object format). */
-function blobId(bytes: Buffer): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-}
+const blobId = (bytes: Buffer): string => objectId('blob', bytes);
 
 async function writeEntry(root: string, entry: TreeEntry, st: Stats | null, content: Buffer): Promise<void> {
   const abs = path.join(root, entry.path);

@@ -128,7 +128,7 @@ function alreadyRecorded(
   text: string,
   meta: MessageMeta,
 ): boolean {
-  const last = engine.sessions.exists(session) ? engine.sessions.lastEvent(session) : null;
+  const last = engine.sessions.lastEvent(session); // null when the session has no log yet
   return (
     last?.type === 'message' &&
     last.role === role &&
