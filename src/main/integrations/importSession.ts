@@ -1,7 +1,6 @@
 /**
- * Writing an imported session through the coordinator's pieces, in the order its recovery understands:
- * commits first (unreferenced until the end), then the whole log in one append, then the session ref — a
- * kill before the ref leaves a log whose last checkpoint the next command's lag repair points the ref at.
+ * Writing an imported session through the engine's one write protocol (engine/record.ts): commits first
+ * (unreferenced until the end), then the whole log in one append, then the session ref.
  * The caller holds the workspace lock (`engine.write`).
  *
  * Checkpoints come either as trees built by the importer (a new commit on the session's chain) or as
@@ -11,6 +10,7 @@
 import { RetraceError } from '../../shared/errors';
 import type { MessageMeta, Role, SessionSource } from '../../shared/model';
 import type { MessageEvent, SessionOrigin } from '../engine/sessions/events';
+import { commitMessage, publish } from '../engine/record';
 import { newMessageId, sessionRef } from '../engine/sessions/ids';
 import type { WorkspaceEngine } from '../engine/workspaceEngine';
 
@@ -89,7 +89,11 @@ export async function writeImportedSession(
     if (m.checkpoint && (!m.hidden || 'hash' in m.checkpoint)) {
       let hash: string;
       if ('tree' in m.checkpoint) {
-        hash = await shadow.commit(m.checkpoint.tree, prev, commitMessage(input, id, m));
+        hash = await shadow.commit(
+          m.checkpoint.tree,
+          prev,
+          commitMessage(input.id, id, m.role, m.text, input.importer),
+        );
       } else {
         hash = m.checkpoint.hash;
         if (!(await shadow.commitExists(hash)))
@@ -110,15 +114,6 @@ export async function writeImportedSession(
   if (input.origin) opts.origin = input.origin;
   opts.createdAt = input.createdAt ?? events[0]?.ts ?? new Date().toISOString();
   engine.sessions.create(input.id, opts);
-  if (events.length > 0) engine.sessions.append(input.id, events);
-  if (prev) {
-    const ref = sessionRef(input.id);
-    await shadow.updateRef(ref, prev, await shadow.readRef(ref));
-  }
+  await publish(engine, input.id, events, { from: await shadow.readRef(sessionRef(input.id)), to: prev });
   return { session: input.id, messages: events.length, checkpoints, hidden: hide.length };
-}
-
-function commitMessage(input: ImportSessionInput, messageId: string, m: ImportMessage): string {
-  const first = m.text.split('\n')[0]!.slice(0, 72);
-  return `${m.role}: ${first || 'Checkpoint'}\n\nRetrace-Session: ${input.id}\nRetrace-Message: ${messageId}\nRetrace-Import: ${input.importer}\n`;
 }

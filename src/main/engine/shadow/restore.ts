@@ -6,7 +6,7 @@ import { diffTreeRaw } from '../git/diffTree';
 import { objectId } from '../git/looseObject';
 import { lsTree, type TreeEntry } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
-import { hasGitSegment } from '../excludes';
+import { assertSafeRelPath } from '../paths';
 
 export interface RestoreStep {
   path: string;
@@ -306,18 +306,6 @@ async function lstatOrNull(abs: string): Promise<Stats | null> {
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw new RetraceError('E_UNREADABLE', `cannot read ${abs}: ${code ?? (e as Error).message}`);
   }
-}
-
-/** Workspace-relative, '/'-separated, no '.', '..' or empty segments, never inside a `.git`. */
-export function assertSafeRelPath(rel: string): void {
-  const bad =
-    rel === '' ||
-    rel.startsWith('/') ||
-    path.isAbsolute(rel) ||
-    rel.includes('\0') ||
-    rel.split('/').some((s) => s === '' || s === '.' || s === '..');
-  if (bad) throw new RetraceError('E_PATH_OUTSIDE_WORKSPACE', `not a path inside the folder: ${JSON.stringify(rel)}`);
-  if (hasGitSegment(rel)) throw new RetraceError('E_INVALID_INPUT', `refusing to touch a .git path: ${rel}`);
 }
 
 function cmp(a: string, b: string): number {

@@ -1,0 +1,57 @@
+/** One file on both sides of a comparison, as the diff editor shows it (CLI.md `diff --file`). */
+import { lstat, readFile, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isBinaryFileSync } from 'isbinaryfile';
+import { RetraceError } from '../../../shared/errors';
+import type { FileContents } from '../../../shared/model';
+import type { WorkspaceContext } from '../context';
+import { isHardExcluded } from '../excludes';
+import { checkWorkspacePath } from '../paths';
+
+/** Sides larger than this are not inlined in diffs (the UI shows a notice). */
+export const INLINE_LIMIT = 2 * 1024 * 1024;
+
+/**
+ * One file on both sides, as UTF-8 text (null where it does not exist). Binary files and sides over
+ * INLINE_LIMIT are not inlined. 'working' reads the disk (never through a symlinked folder).
+ */
+export async function fileContents(
+  ctx: Pick<WorkspaceContext, 'ws' | 'shadow'>,
+  from: string | null,
+  to: string | 'working',
+  path: string,
+  oldPath?: string,
+): Promise<FileContents> {
+  const rel = await checkWorkspacePath(ctx.ws.root, path);
+  const relOld = oldPath !== undefined ? await checkWorkspacePath(ctx.ws.root, oldPath) : rel;
+  const shadow = await ctx.shadow();
+  const before = from ? await shadow.readFile(from, relOld) : null;
+  const after = to === 'working' ? await readWorking(ctx.ws.root, rel) : await shadow.readFile(to, rel);
+  const sides = [before, after].filter((x): x is { bytes: Buffer } => x !== null);
+  const binary = sides.some((x) => isBinaryFileSync(x.bytes, x.bytes.length));
+  const tooLarge = sides.some((x) => x.bytes.length > INLINE_LIMIT);
+  const text = (x: { bytes: Buffer } | null): string | null =>
+    x === null || binary || tooLarge ? null : x.bytes.toString('utf8');
+  const out: FileContents = { path: rel, binary, before: text(before), after: text(after) };
+  if (tooLarge) out.tooLarge = true;
+  return out;
+}
+
+async function readWorking(root: string, rel: string): Promise<{ bytes: Buffer } | null> {
+  // Never captured (any .git, node_modules, secrets), so never shown either.
+  if (isHardExcluded(rel)) return null;
+  const full = join(root, rel);
+  let st;
+  try {
+    st = await lstat(full);
+  } catch {
+    return null;
+  }
+  if (st.isSymbolicLink()) return { bytes: Buffer.from(await readlink(full, { encoding: 'buffer' })) };
+  if (!st.isFile()) return null;
+  try {
+    return { bytes: await readFile(full) };
+  } catch {
+    throw new RetraceError('E_UNREADABLE', `cannot read ${rel}`);
+  }
+}

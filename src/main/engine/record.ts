@@ -1,0 +1,179 @@
+/**
+ * The write protocol: how a message, and the checkpoint it may carry, becomes part of a session. Hooks, the
+ * CLI and importers all go through `publish`, in one order that a kill at any moment leaves recoverable:
+ *
+ *   commit(s) (unreferenced) → journal → log line(s) → session ref → clear journal
+ *
+ * A kill before the log append leaves only unreferenced commits and no message; after it, recovery (or the
+ * lag repair of `status`) moves the ref to the log's last checkpoint. The caller holds the writer lock.
+ */
+import { RetraceError } from '../../shared/errors';
+import type { ChangeCounts, CheckpointStats, MessageMeta, NotCaptured, Role, SessionSource } from '../../shared/model';
+import type { WorkspaceContext } from './context';
+import { fault } from './faults';
+import { unavailable } from './read/resolve';
+import { newMessageId, newSessionId, sessionRef, assertSessionId } from './sessions/ids';
+import type { MessageEvent, SessionOrigin } from './sessions/events';
+import type { CreateSessionOptions } from './sessions/store';
+import type { SnapshotProgress } from './shadow';
+
+export interface RecordInput {
+  /** Session to append to; default: the most recent one, created when there is none. Unknown ids are created. */
+  session?: string;
+  role: Role;
+  text: string;
+  /**
+   * Attach a checkpoint to this message: true = snapshot the workspace now; { tree } = commit a prebuilt tree
+   * (importers) as the session's next checkpoint; { hash } = attach an existing commit (kept reachable by the
+   * session ref from then on).
+   */
+  checkpoint?: boolean | { tree: string } | { hash: string };
+  /** Importers: the message starts hidden (an abandoned branch). */
+  hidden?: boolean;
+  meta?: MessageMeta;
+  /** For importers: the message's own time. */
+  ts?: string;
+  /** For a session this call creates. */
+  source?: SessionSource;
+  title?: string;
+  origin?: SessionOrigin;
+  /** Paths the caller knows changed (a hook's tool input): lets the snapshot look there first. */
+  hintPaths?: string[];
+  /** Progress of the snapshot (a first checkpoint of a large folder takes seconds). */
+  onProgress?: (p: SnapshotProgress) => void;
+}
+
+export interface RecordResult {
+  session: string;
+  message: string;
+  hash: string | null;
+  /** Checkpoints only: what changed since the previous checkpoint. */
+  changed?: ChangeCounts;
+  stats?: CheckpointStats;
+  /** Checkpoints only, when non-empty: files the snapshot saw but did not store (too large, unreadable…). */
+  notCaptured?: NotCaptured[];
+}
+
+/** One checkpoint in this many (on average) checks whether the shadow repository wants packing. */
+const MAINTENANCE_CHANCE = 1 / 50;
+
+/** Append one message (optionally a checkpoint). The caller holds the writer lock. */
+export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): Promise<RecordResult> {
+  const session = sessionForRecording(ctx, input);
+  const id = newMessageId();
+  const ts = input.ts ?? new Date().toISOString();
+  if (!input.checkpoint) {
+    const ev: MessageEvent = { type: 'message', id, ts, role: input.role, text: input.text };
+    if (input.meta) ev.meta = input.meta;
+    if (input.hidden) ev.hidden = true;
+    ctx.appendEvents(session, [ev]);
+    return { session, message: id, hash: null };
+  }
+
+  const shadow = await ctx.shadow();
+  const tip = await shadow.readRef(sessionRef(session));
+  // A session's first checkpoint continues from the workspace's newest one, so "this step" means something.
+  const parent = tip ?? (await newestCheckpoint(ctx));
+  let hash: string;
+  let notCaptured: NotCaptured[] = [];
+  const message = commitMessage(session, id, input.role, input.text);
+  if (input.checkpoint === true) {
+    const snap = await shadow.snapshotTree({
+      ...(input.hintPaths ? { hintPaths: input.hintPaths } : {}),
+      ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+    });
+    notCaptured = snap.notCaptured;
+    fault('checkpoint:after-snapshot');
+    hash = await shadow.commit(snap.tree, parent, message);
+  } else if ('tree' in input.checkpoint) {
+    hash = await shadow.commit(input.checkpoint.tree, parent, message);
+  } else {
+    if (!(await shadow.commitExists(input.checkpoint.hash))) {
+      throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no commit ${input.checkpoint.hash} in the shadow repository`);
+    }
+    hash = input.checkpoint.hash;
+  }
+  fault('checkpoint:after-commit');
+  const { changed, stats } = await shadow.diffStats(parent, hash);
+  const ev: MessageEvent = { type: 'message', id, ts, role: input.role, text: input.text, hash, stats };
+  const meta: MessageMeta = { ...input.meta };
+  if (notCaptured.length > 0) meta.notCaptured = notCaptured;
+  if (Object.keys(meta).length > 0) ev.meta = meta;
+  if (input.hidden) ev.hidden = true;
+  await publish(ctx, session, [ev], { from: tip, to: hash });
+  // Hooks may checkpoint thousands of times without anyone running `status`: pack now and then.
+  if (Math.random() < MAINTENANCE_CHANCE) await shadow.maintenance().catch(() => {});
+  return { session, message: id, hash, changed, stats, ...(notCaptured.length > 0 ? { notCaptured } : {}) };
+}
+
+/**
+ * Make already-committed checkpoints part of a session: journal, append the log lines, move the session ref,
+ * clear the journal. `tip.to` null: no checkpoint among the events (the ref stays).
+ */
+export async function publish(
+  ctx: WorkspaceContext,
+  session: string,
+  events: MessageEvent[],
+  tip: { from: string | null; to: string | null },
+): Promise<void> {
+  if (tip.to === null) {
+    if (events.length > 0) ctx.appendEvents(session, events);
+    return;
+  }
+  const shadow = await ctx.shadow();
+  ctx.journal.write({ kind: 'checkpoint', ts: new Date().toISOString(), session, hash: tip.to, oldTip: tip.from });
+  fault('checkpoint:after-journal');
+  if (events.length > 0) ctx.appendEvents(session, events);
+  fault('checkpoint:after-append');
+  await shadow.updateRef(sessionRef(session), tip.to, tip.from);
+  fault('checkpoint:after-ref');
+  ctx.journal.clear();
+}
+
+/** The commit message of a checkpoint: its first line for people, trailers that tie it to its message. */
+export function commitMessage(session: string, messageId: string, role: Role, text: string, importer?: string): string {
+  const first = text.split('\n')[0]!.slice(0, 72);
+  const imported = importer ? `Retrace-Import: ${importer}\n` : '';
+  return `${role}: ${first || 'Checkpoint'}\n\nRetrace-Session: ${session}\nRetrace-Message: ${messageId}\n${imported}`;
+}
+
+function sessionForRecording(ctx: WorkspaceContext, input: RecordInput): string {
+  if (input.session !== undefined) {
+    assertSessionId(input.session);
+    if (!ctx.sessions.exists(input.session)) createSession(ctx, input.session, input);
+    return input.session;
+  }
+  const recent = ctx.sessions.mostRecent();
+  if (recent) return recent;
+  const id = newSessionId();
+  createSession(ctx, id, input);
+  return id;
+}
+
+function createSession(ctx: WorkspaceContext, id: string, input: RecordInput): void {
+  const opts: CreateSessionOptions = {};
+  if (input.origin !== undefined) opts.origin = input.origin;
+  if (input.title !== undefined) opts.title = input.title;
+  if (input.source !== undefined) opts.source = input.source;
+  if (input.ts !== undefined) opts.createdAt = input.ts;
+  ctx.sessions.create(id, opts);
+}
+
+/** The hash of the newest checkpoint message of any session (by message time), or null. */
+async function newestCheckpoint(ctx: WorkspaceContext): Promise<string | null> {
+  // A checkpoint a repair gave up (or whose commit is gone) cannot be a parent: take the newest usable one.
+  const lost = await unavailable(ctx);
+  const shadow = await ctx.shadow();
+  let best: { ts: string; hash: string } | null = null;
+  for (const s of await ctx.sessions.readAll()) {
+    for (let i = s.messages.length - 1; i >= 0; i--) {
+      const m = s.messages[i]!;
+      if (!m.hash || lost.has(m.hash)) continue;
+      if (best && m.ts <= best.ts) break;
+      if (!(await shadow.commitExists(m.hash))) continue;
+      best = { ts: m.ts, hash: m.hash };
+      break;
+    }
+  }
+  return best?.hash ?? null;
+}

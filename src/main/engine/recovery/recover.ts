@@ -1,0 +1,90 @@
+/**
+ * Recovery (I8): runs under the writer lock at the start of every writing command. It finishes or undoes what a
+ * killed process left in the journal, and moves session refs that lag behind their logs.
+ */
+import type { WorkspaceContext } from '../context';
+import { fault } from '../faults';
+import type { RestoreJournal } from '../journal';
+import type { RewindEvent, UnrewindEvent } from '../sessions/events';
+import { sessionRef } from '../sessions/ids';
+import { report } from './report';
+
+export async function recover(ctx: WorkspaceContext): Promise<void> {
+  const j = ctx.journal.read();
+  if (!j) return;
+  if (j.kind === 'checkpoint') {
+    const s = await ctx.sessions.read(j.session).catch(() => null);
+    if (s?.messages.some((m) => m.hash === j.hash)) {
+      const shadow = await ctx.shadow();
+      const tip = await shadow.readRef(sessionRef(j.session));
+      if (tip !== j.hash) {
+        await shadow.updateRef(sessionRef(j.session), j.hash, tip);
+        ctx.recoveryLog.add([
+          report(
+            'checkpoint-ref-repaired',
+            `session ${j.session}: an interrupted checkpoint's ref was moved to ${j.hash.slice(0, 7)}`,
+          ),
+        ]);
+      }
+    }
+    ctx.journal.clear();
+    return;
+  }
+  const entries = await ctx.ledger.entries();
+  if (entries.some((e) => e.rid === j.rid)) {
+    // The restore finished (or was already rolled back); only the journal's removal was lost.
+    ctx.journal.clear();
+    return;
+  }
+  await rollBack(ctx, j, 'was interrupted');
+}
+
+/** Put a restore's files back to its safety checkpoint and cancel its visibility events. Idempotent. */
+export async function rollBack(ctx: WorkspaceContext, j: RestoreJournal, why: string): Promise<void> {
+  let restored: string[] = [];
+  if (j.safety && j.paths.length > 0) {
+    const shadow = await ctx.shadow();
+    restored = await shadow.applyPaths(await shadow.treeOf(j.safety), j.paths);
+  }
+  fault('recovery:after-rollback');
+  if (j.conversation) {
+    const s = await ctx.sessions.read(j.conversation.session);
+    const own = s.visibility.filter((ev) => ev.rid === j.rid);
+    if (own.length > 0 && !own.some((ev) => ev.compensates)) {
+      const cancel: (RewindEvent | UnrewindEvent)[] = [];
+      const ts = new Date().toISOString();
+      for (const ev of own.reverse()) {
+        if (ev.type === 'rewind') cancel.push({ type: 'unrewind', ts, rid: j.rid, show: ev.hide, compensates: true });
+        else cancel.push({ type: 'rewind', ts, rid: j.rid, hide: ev.show, compensates: true });
+      }
+      ctx.appendEvents(j.conversation.session, cancel);
+    }
+  }
+  fault('recovery:after-compensate');
+  const what = `${j.undoOf ? `undo of ${j.undoOf}` : `restore ${j.rid}`} (${j.mode} to ${j.target.hash.slice(0, 7)}) ${why}; rolled back`;
+  const detail = `${what}${j.paths.length ? `: ${restored.length} of ${j.paths.length} file(s) put back` : ''}`;
+  ctx.ledger.append({ type: 'rollback', rid: j.rid, ts: new Date().toISOString(), detail });
+  ctx.recoveryLog.add([report('restore-rolled-back', detail)]);
+  ctx.journal.clear();
+}
+
+/** A session ref that lags behind its log's last checkpoint (killed between append and update-ref). */
+export async function repairLaggingRefs(ctx: WorkspaceContext): Promise<void> {
+  const shadow = await ctx.shadow();
+  const refs = new Map((await shadow.listRefs('refs/retrace/sessions/')).map((r) => [r.ref, r.hash]));
+  for (const s of await ctx.sessions.readAll()) {
+    const last = [...s.messages].reverse().find((m) => m.hash);
+    if (!last?.hash) continue;
+    const ref = sessionRef(s.header.id);
+    const tip = refs.get(ref) ?? null;
+    if (tip === last.hash || !(await shadow.commitExists(last.hash))) continue;
+    if (tip !== null && (await shadow.parentOf(last.hash)) !== tip) continue; // not a lag: leave it alone
+    await shadow.updateRef(ref, last.hash, tip);
+    ctx.recoveryLog.add([
+      report(
+        'checkpoint-ref-repaired',
+        `session ${s.header.id}: ref moved to its last checkpoint ${last.hash.slice(0, 7)}`,
+      ),
+    ]);
+  }
+}
