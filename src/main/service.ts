@@ -35,7 +35,9 @@ import type { CheckpointRef, DiffSummary, RetraceEvent, WorkspaceInfo } from '..
 import { capture, type Result } from '../shared/result';
 import { resolveDataHome } from './engine/dataHome';
 import { resolveWorkspace } from './engine/workspace';
-import { WorkspaceEngine } from './engine/workspaceEngine';
+import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
+import { resolveSide } from './usecases/compare';
+import { restoreAndFork } from './usecases/restore';
 
 export interface ServiceOptions {
   host: 'electron' | 'serve';
@@ -149,8 +151,11 @@ class Service implements RetraceService {
         const key = `${workspace}:${from ?? 'empty'}:${to}`;
         const hit = to !== 'working' ? this.diffCache.get(key) : undefined;
         if (hit) return hit;
-        await this.assertCommits(engine, [from, to]);
-        const summary: DiffSummary = { from, to, files: await engine.diff(from, to) };
+        const summary: DiffSummary = {
+          from,
+          to,
+          files: await engine.diff(await resolveSide(engine, from), await resolveSide(engine, to)),
+        };
         if (to !== 'working') {
           this.diffCache.set(key, summary);
           if (this.diffCache.size > DIFF_CACHE_MAX) this.diffCache.delete(this.diffCache.keys().next().value!);
@@ -159,17 +164,13 @@ class Service implements RetraceService {
       },
       fileContents: async ({ workspace, from, to, path, oldPath }) => {
         const engine = await this.engine(workspace);
-        await this.assertCommits(engine, [from, to]);
-        return engine.fileContents(from, to, path, oldPath);
+        return engine.fileContents(await resolveSide(engine, from), await resolveSide(engine, to), path, oldPath);
       },
       previewRestore: async ({ workspace, target, paths }) =>
         (await this.engine(workspace)).restore({ target, mode: 'code', dryRun: true, ...(paths ? { paths } : {}) }),
       restore: async ({ workspace, target, mode, paths }) => {
         const engine = await this.engine(workspace);
-        const restored = await engine.restore({ target, mode, ...(paths ? { paths } : {}) });
-        // Claude Code sessions: fork the transcript so the banner can offer `claude --resume` (integrations, D).
-        const { withResume } = await import('./integrations/claude-code/resume');
-        const res = await withResume(engine, restored);
+        const { result: res } = await restoreAndFork(engine, { target, mode, ...(paths ? { paths } : {}) });
         this.emit({ type: 'restored', workspace, restore: res.restore });
         if (mode !== 'code') this.emit({ type: 'messages-appended', workspace, session: res.target.session });
         return res;
@@ -186,7 +187,7 @@ class Service implements RetraceService {
 
   private async timeline(req: ApiParsedRequest<'timeline'>) {
     const s = await (await this.engine(req.workspace)).session(req.session);
-    const list = req.includeHidden ? s.messages : s.messages.filter((m) => !m.hidden);
+    const list = visibleMessages(s, req.includeHidden);
     const checkpoints: CheckpointRef[] = [];
     list.forEach((m, index) => {
       if (m.hash) checkpoints.push({ index, messageId: m.id, hash: m.hash });
@@ -198,16 +199,6 @@ class Service implements RetraceService {
       messages: list.slice(req.offset, req.offset + req.limit),
       checkpoints,
     };
-  }
-
-  /** An unknown commit is the caller's mistake, not a git failure. */
-  private async assertCommits(engine: WorkspaceEngine, sides: (string | null)[]): Promise<void> {
-    const shadow = await engine.shadow();
-    for (const h of sides) if (h !== 'working') await engine.assertAvailable(h);
-    for (const h of sides) {
-      if (h && h !== 'working' && !(await shadow.commitExists(h)))
-        throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no checkpoint ${h} in this workspace`);
-    }
   }
 
   // ---------------------------------------------------------------------------------------------------------
