@@ -73,7 +73,7 @@ describe('Cline import: the conversation as Cline shows it', () => {
     t.say('tool', JSON.stringify({ tool: 'readFile', path: 'a.txt', content: `${ws}/a.txt` }), {
       conversationHistoryIndex: 0,
     });
-    t.request('[read_file for \'a.txt\'] Result:\na');
+    t.request("[read_file for 'a.txt'] Result:\na");
     const later = t.say('text', 'It holds one letter.', { conversationHistoryIndex: 2 });
     t.say('completion_result', 'Done.', { conversationHistoryIndex: 4, conversationHistoryDeletedRange: [0, 3] });
     const { res, log } = await importTask(t, ws);
@@ -159,9 +159,7 @@ describe('Cline import: steps rebuilt from ui_messages.json', () => {
     expect(fileAt(prompt.hash!, 'src/greet.ts')).toBeNull();
     const steps = [create, e1, e2].map((ts) => bySource(log, ts));
     expect(steps.map((m) => m.hash && fileAt(m.hash, 'src/greet.ts'))).toEqual([v1, v2, v3]);
-    expect(steps.map((m) => m.meta?.reconstructed)).toEqual(
-      Array(3).fill({ files: ['src/greet.ts'], missing: [] }),
-    );
+    expect(steps.map((m) => m.meta?.reconstructed)).toEqual(Array(3).fill({ files: ['src/greet.ts'], missing: [] }));
     // The rest of the workspace is as it is now.
     expect(fileAt(steps[2]!.hash!, 'README.md')).toBe('# app\n');
     expect(res.checkpoints).toBe(4);
@@ -197,7 +195,11 @@ describe('Cline import: steps rebuilt from ui_messages.json', () => {
     const { res, log } = await importTask(t, ws);
     expect(res.edits).toMatchObject({ applied: 1, rebuilt: 0, missing: 1 });
     expect(res.reconstructed.missing).toEqual([
-      { path: 'lib/conf.ts', sourceId: String(edit), reason: expect.stringMatching(/content before the edit is unknown/) },
+      {
+        path: 'lib/conf.ts',
+        sourceId: String(edit),
+        reason: expect.stringMatching(/content before the edit is unknown/),
+      },
     ]);
     expect(bySource(log, edit).meta?.reconstructed).toEqual({ files: [], missing: ['lib/conf.ts'] });
   });
@@ -228,7 +230,7 @@ const SAMPLE = join(process.cwd(), '..', 'shared', 'fixtures', 'cline', '01-occ-
 
 describe('Cline import: the real sample (../shared/fixtures/cline/01-occ-export)', () => {
   it.skipIf(!existsSync(SAMPLE))(
-    'every message Cline shows is shown, the prompt is the person\'s, each applied edit rebuilt or reported',
+    "every message Cline shows is shown, the prompt is the person's, each applied edit rebuilt or reported",
     async () => {
       const home = tempHome();
       const ws = tempDir('retrace-cline-occ-');

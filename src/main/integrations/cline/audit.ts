@@ -57,7 +57,8 @@ export function auditClineTask(taskDir: string): ClineAudit {
   // A streaming state that a later entry of the same ts and kind replaced is not a message of its own.
   const entries = all.filter(
     (e, i) =>
-      !e.partial || !all.slice(i + 1).some((l) => l.ts === e.ts && l.type === e.type && l.say === e.say && l.ask === e.ask),
+      !e.partial ||
+      !all.slice(i + 1).some((l) => l.ts === e.ts && l.type === e.type && l.say === e.say && l.ask === e.ask),
   );
 
   let typedPrompts = 0;
@@ -100,7 +101,9 @@ function tookEffect(entries: Entry[], i: number, path: string): boolean {
     return p !== undefined && p.split(/[\\/]/).pop() === name && (p.endsWith(path) || path.endsWith(p));
   });
   if (section !== undefined)
-    return !/\] Result:\n(?:The user denied this operation|Skipping tool|Error|The tool execution failed)/.test(section);
+    return !/\] Result:\n(?:The user denied this operation|Skipping tool|Error|The tool execution failed)/.test(
+      section,
+    );
   if (entries[i]!.type === 'say') return true;
   const answer = later.find((e) => !(e.type === 'ask' && /^resume_/.test(e.ask ?? '')));
   return answer !== undefined && !(answer.type === 'say' && answer.say === 'user_feedback');

@@ -68,7 +68,8 @@ export function findClineEdits(list: ClineMessage[]): ClineEditScan {
       return;
     }
     if (m.type === 'say') applied.push(edit);
-    else if (outcome.kind === 'feedback') notApplied.push({ edit, reason: 'the person answered with feedback instead' });
+    else if (outcome.kind === 'feedback')
+      notApplied.push({ edit, reason: 'the person answered with feedback instead' });
     else if (outcome.kind === 'nothing') notApplied.push({ edit, reason: 'the edit was never approved' });
     else applied.push(edit);
   });

@@ -68,7 +68,7 @@ export function reconstructClineEdits(edits: ClineEdit[], opts: ClineReconstruct
     const step = (rebuilt: string[], missing: MissingStep[]) =>
       steps.push({ edit, states: new Map(cur), rebuilt, missing });
     if (p === null) {
-      step([], [{ path: edit.path, reason: 'outside the workspace' }]);
+      step([], [{ path: edit.path, reason: unholdableReason(edit.path, opts.cwd) }]);
       continue;
     }
     if (isHardExcluded(p)) {
@@ -93,6 +93,15 @@ export function reconstructClineEdits(edits: ClineEdit[], opts: ClineReconstruct
       `${drift.size} file(s) were saved differently from what the edit alone gives (formatter, the person's changes in the diff view): ${[...drift].sort().join(', ')}`,
     );
   return { initial, steps, touched: [...byPath.keys()].sort(), warnings };
+}
+
+/** Why toWorkspacePath refused a path: it lies outside the workspace, or names `..` / a `.git` folder. */
+function unholdableReason(path: string, cwd: string): string {
+  const p = path.replace(/\\/g, '/');
+  const absolute = p.startsWith('/') || /^[A-Za-z]:\//.test(p);
+  const base = cwd.replace(/\\/g, '/').replace(/\/+$/, '');
+  if ((absolute && !p.startsWith(`${base}/`)) || p.split('/').includes('..')) return 'outside the workspace';
+  return 'inside a .git folder, which checkpoints never hold';
 }
 
 /** The content after one edit, from the content before it (undefined: unknown). */
