@@ -27,6 +27,7 @@ interface LogMessage {
 }
 interface ImportResult {
   session: string;
+  warnings: string[];
   messages: number;
   hidden: number;
   checkpoints: number;
@@ -266,6 +267,8 @@ describe('Cline import: the real sample (../shared/fixtures/cline/01-occ-export)
         expect(rebuilt || missing, `edit ${e.id} ${e.path}`).toBe(true);
       }
       expect(res.edits.rebuilt + res.edits.missing).toBe(res.edits.applied);
+      // Replaying each edit on the content rebuilt before it gives the file Cline reports as saved.
+      expect(res.warnings.filter((w) => /saved differently/.test(w))).toEqual([]);
       console.log(
         `[cline 01-occ-export] ${raw.length} entries → ${res.messages} messages shown, ${res.hidden} hidden; ` +
           `${res.edits.applied} applied edits: ${res.edits.rebuilt} rebuilt, ${res.edits.missing} missing, ` +

@@ -2,7 +2,8 @@
  * Raw counts of a Cline task for the conformance tool, read straight from `ui_messages.json` without the
  * importer's code, so the two can be checked against each other through each imported message's
  * `meta.sourceId` (the Cline `ts`):
- * - `typedPrompts`: what the person typed — the task (the first message) and each `say:"user_feedback"`;
+ * - `typedPrompts`: what the person typed — the task (the first message) and each `say:"user_feedback"`
+ *   that holds text or images;
  * - `newestMessage`: the `ts` of the newest message Cline's chat shows as conversation (replies, reasoning,
  *   prompts, tool and command steps; not request bookkeeping, checkpoints, command output or an empty
  *   completion prompt);
@@ -26,6 +27,7 @@ interface Entry {
   say?: string;
   ask?: string;
   text?: string;
+  images?: unknown[];
   partial?: boolean;
 }
 
@@ -66,7 +68,8 @@ export function auditClineTask(taskDir: string): ClineAudit {
   const edits: { id: string; path: string }[] = [];
   entries.forEach((e, i) => {
     const first = i === 0 && e.type === 'say' && (e.say === 'task' || e.say === 'text');
-    if (first || (e.type === 'say' && e.say === 'user_feedback')) typedPrompts++;
+    const typed = (e.text ?? '').trim() !== '' || (e.images?.length ?? 0) > 0;
+    if (typed && (first || (e.type === 'say' && e.say === 'user_feedback'))) typedPrompts++;
     const shown = e.type === 'say' ? CONVERSATION_SAY.has(e.say ?? '') : CONVERSATION_ASK.has(e.ask ?? '');
     if ((first || shown) && (e.text ?? '').trim() !== '') newestMessage = String(e.ts);
     const path = editPath(e);

@@ -55,4 +55,11 @@ describe('Cline steps rebuilt from edits', () => {
     expect(rec.initial.has('e.meta')).toBe(false);
     expect(rec.touched).toEqual(['d.ts', 'e.meta']);
   });
+
+  it('the file as saved wins over the replayed edit, and the difference is reported (a formatter, the diff view)', () => {
+    const formatted: ClineEdit = { ...create('g.ts', "x = 'a'\n"), saved: 'x = "a"\n' };
+    const rec = reconstructClineEdits([formatted], { cwd: '/ws', readWorkspace: none });
+    expect(rec.steps[0]!.states.get('g.ts')).toBe('x = "a"\n');
+    expect(rec.warnings).toEqual([expect.stringMatching(/1 file\(s\) were saved differently .*: g\.ts$/)]);
+  });
 });
