@@ -203,6 +203,7 @@ describe('Cline import: steps rebuilt from ui_messages.json', () => {
       },
     ]);
     expect(bySource(log, edit).meta?.reconstructed).toEqual({ files: [], missing: ['lib/conf.ts'] });
+    expect(res.warnings).toContainEqual(expect.stringMatching(/^edit of lib\/conf\.ts not rebuilt: /));
   });
 
   it('an edit the person rejected changes nothing: no checkpoint, listed as not applied', async () => {

@@ -7,7 +7,9 @@
  */
 import type { ShadowRepo } from '../engine/shadow/ShadowRepo';
 import { TreeBuilder, type TreeEdit } from '../engine/shadow/buildTree';
-import type { FileState } from './claude-code/reconstruct';
+
+/** A file at one step: its content, or null when it does not exist then. */
+export type FileState = string | null;
 
 export class StepTrees {
   /** The state each path has in the tree built last (to write only what changed). */

@@ -28,9 +28,9 @@ import {
   type ImportMessage,
   type ImportOutcome,
 } from '../importSession';
-import { StepTrees } from '../stepTrees';
+import { StepTrees, type FileState } from '../stepTrees';
 import { findClineEdits, type ClineEditScan } from './edits';
-import { reconstructClineEdits, type ClineReconstruction, type FileState } from './reconstruct';
+import { reconstructClineEdits, type ClineReconstruction } from './reconstruct';
 import { clineCwdHash, parseClineMessages } from './uiMessages';
 
 export interface ClineImportOptions {
@@ -130,7 +130,7 @@ export async function importCline(opts: ClineImportOptions): Promise<ClineImport
       present.size === 0
         ? reconstructClineEdits(scan.applied, { cwd: ws.root, readWorkspace: (p) => readWorkspaceFile(ws.root, p) })
         : null;
-    if (rec) warnings.push(...rec.warnings);
+    if (rec) warnings.push(...rec.warnings, ...missingWarnings(rec));
     const stepAt = new Map(rec?.steps.map((s) => [s.edit.index, s]));
     const trees = rec ? await StepTrees.open(shadow, rec.touched) : null;
     let unavailable = 0;
@@ -183,6 +183,11 @@ export async function importCline(opts: ClineImportOptions): Promise<ClineImport
       warnings,
     };
   });
+}
+
+/** One line per edit that could not be rebuilt, so the text output says what the JSON lists. */
+function missingWarnings(rec: ClineReconstruction): string[] {
+  return rec.steps.flatMap((s) => s.missing.map((m) => `edit of ${m.path} not rebuilt: ${m.reason}`));
 }
 
 function reconstructedSummary(rec: ClineReconstruction | null): ClineImportResult['reconstructed'] {

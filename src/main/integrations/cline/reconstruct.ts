@@ -13,11 +13,9 @@
  */
 import { isHardExcluded } from '../../engine/excludes';
 import { toWorkspacePath } from '../claude-code/reconstruct';
+import type { FileState } from '../stepTrees';
 import type { ClineEdit } from './edits';
 import { applySearchReplace, reverseSearchReplace } from './searchReplace';
-
-/** null: the file does not exist at that step. */
-export type FileState = string | null;
 
 export interface MissingStep {
   path: string;
