@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blocks, TaskBuilder } from '../fixtures/cline-synthetic/tasks';
-import { cleanupTempDirs, cliJson, gitAt, makeWorkspace, shadowDir, tempDir, tempHome } from '../helpers';
+import { cleanupTempDirs, cliJson, gitAt, makeWorkspace, REPO_ROOT, shadowDir, tempDir, tempHome } from '../helpers';
 import { auditClineTask } from '../../src/main/integrations/cline/audit';
 
 afterAll(cleanupTempDirs);
@@ -228,7 +228,7 @@ describe('Cline import: steps rebuilt from ui_messages.json', () => {
   });
 });
 
-const SAMPLE = join(process.cwd(), '..', 'shared', 'fixtures', 'cline', '01-occ-export', '1769053680585');
+const SAMPLE = join(REPO_ROOT, '..', 'shared', 'fixtures', 'cline', '01-occ-export', '1769053680585');
 
 describe('Cline import: the real sample (../shared/fixtures/cline/01-occ-export)', () => {
   it.skipIf(!existsSync(SAMPLE))(

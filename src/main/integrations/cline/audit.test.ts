@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, tempDir } from '../../../../test/helpers';
+import { cleanupTempDirs, REPO_ROOT, tempDir } from '../../../../test/helpers';
 import { blocks, TaskBuilder } from '../../../../test/fixtures/cline-synthetic/tasks';
 import { auditClineTask } from './audit';
 
@@ -42,7 +42,7 @@ describe('auditClineTask: raw counts from ui_messages.json', () => {
     expect(() => auditClineTask(dir)).toThrow(expect.objectContaining({ code: 'E_IMPORT' }));
   });
 
-  const sample = join(process.cwd(), '..', 'shared', 'fixtures', 'cline', '01-occ-export', '1769053680585');
+  const sample = join(REPO_ROOT, '..', 'shared', 'fixtures', 'cline', '01-occ-export', '1769053680585');
   it.skipIf(!existsSync(sample))('the real sample: one typed prompt, 27 edits, the completion newest', () => {
     const a = auditClineTask(sample);
     expect(a.typedPrompts).toBe(1);
