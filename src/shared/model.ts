@@ -68,6 +68,10 @@ export interface MessageMeta {
   reconstructed?: { files: string[]; missing: string[] };
   /** The checkpoint exists in the source but could not be brought in (e.g. Cline repo missing). */
   checkpointUnavailable?: boolean;
+  /** Saved while still streaming, with nothing after it: the text may be cut off (Cline's `partial`). */
+  partial?: boolean;
+  /** The model's reasoning, which the agent's own chat shows apart from its replies (Cline). */
+  reasoning?: boolean;
   notCaptured?: NotCaptured[];
 }
 
