@@ -245,9 +245,8 @@ export function startApp(): void {
       const devUrl = DEV_URL;
       session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
         const policy = injectedContentSecurityPolicy(details.url, devUrl);
-        callback(
-          policy ? { responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] } } : {},
-        );
+        if (!policy) return callback({});
+        callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] } });
       });
     }
 
