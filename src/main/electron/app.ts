@@ -49,7 +49,8 @@ interface WindowState {
 const here = dirname(fileURLToPath(import.meta.url));
 const PRELOAD = join(here, '../preload/index.cjs');
 const RENDERER_DIR = join(here, '../renderer');
-const DEV_URL = process.env.ELECTRON_RENDERER_URL;
+// Set by `electron-vite dev` only; an empty value (an exported but blank variable) means no dev server.
+const DEV_URL = process.env.ELECTRON_RENDERER_URL || undefined;
 const ORIGINS = appOrigins(DEV_URL);
 
 /** A failure the user asked for (opening a folder): on stderr, and in a dialog since no window may show it. */
