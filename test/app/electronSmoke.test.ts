@@ -142,9 +142,11 @@ describe.skipIf(!built)('Electron main bundle under the recording stand-in (smok
     expect(callsOf(primary, 'app.exit').map((c) => c.args)).toEqual([[0]]);
   });
 
-  it('a packaged build has no DevTools: none in the menu, none in the window', () => {
-    const packaged = run('packaged', { isPackaged: true });
+  it('a packaged build has no DevTools (menu or window); a folder opened with the app gets the only window', () => {
+    // Launched the macOS way, by opening a folder with the app: its window is the only one.
+    const packaged = run('packaged', { isPackaged: true, probe: { openFileBeforeReady: project } });
     expect(packaged.unhandled).toEqual([]);
+    expect(packaged.windows.map((w) => w.title)).toEqual(['proj — Retrace']);
     const roles = items(templateOf(packaged)).flatMap((i) => (i.role ? [i.role] : []));
     expect(roles).not.toContain('toggleDevTools');
     expect(roles).not.toContain('reload');

@@ -12,6 +12,8 @@ import { pathToFileURL } from 'node:url';
 import type { StandInConfig, StandInState } from './electronStandIn';
 
 interface Probe {
+  /** Played before 'ready', as macOS does when the app is launched by opening a folder with it. */
+  openFileBeforeReady?: string;
   secondInstanceFolder?: string;
   openFileMissing?: string;
   /** URLs to pass through the session's onHeadersReceived hook (dev runs only). */
@@ -21,6 +23,8 @@ interface Probe {
 const [configJson = '{}'] = process.argv.splice(2, 1);
 const { probe = {}, ...config } = JSON.parse(configJson) as Partial<StandInConfig> & { probe?: Probe };
 (globalThis as unknown as { __retraceStandInConfig: Partial<StandInConfig> }).__retraceStandInConfig = config;
+// A packaged app's argv is [app binary, …arguments]: no script path to skip.
+if (config.isPackaged) process.argv.splice(1, 1);
 
 const unhandled: string[] = [];
 process.on('unhandledRejection', (e) => unhandled.push(e instanceof Error ? e.message : String(e)));
@@ -43,6 +47,7 @@ const report: Record<string, unknown> = {};
 const settle = () => new Promise((r) => setTimeout(r, 200));
 
 if (config.gotSingleInstanceLock !== false) {
+  if (probe.openFileBeforeReady) standIn.app.emit('open-file', { preventDefault: () => {} }, probe.openFileBeforeReady);
   standIn.emitReady();
   await until('the first window to load', () => called('BrowserWindow.loadURL').length > 0);
   await until('the menu', () => called('Menu.setApplicationMenu').length > 0);

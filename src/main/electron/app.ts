@@ -84,6 +84,21 @@ export function startApp(): void {
 
   const windows = new Map<number, WindowState>();
   let service: RetraceService;
+  /** Paths macOS asked us to open ('open-file') before 'ready'. */
+  const openedBeforeReady: string[] = [];
+
+  /** The folders among `paths` (files are not ours to open); a path that cannot be read is reported. */
+  async function foldersAmong(paths: readonly string[]): Promise<string[]> {
+    const folders: string[] = [];
+    for (const path of paths) {
+      try {
+        if ((await stat(path)).isDirectory()) folders.push(path);
+      } catch (error) {
+        reportToUser(`opening ${path}`, error);
+      }
+    }
+    return folders;
+  }
 
   const stateOf = (event: IpcMainInvokeEvent) => windows.get(event.sender.id);
   const windowFor = (workspaceId: string) => [...windows.values()].find((w) => w.workspace?.id === workspaceId);
@@ -268,7 +283,10 @@ export function startApp(): void {
       if (target) send(target, event);
     });
     await refreshMenu();
-    await openLaunchFolders(launchRequest(process.argv, process.cwd(), app.isPackaged).folders);
+    await openLaunchFolders([
+      ...launchRequest(process.argv, process.cwd(), app.isPackaged).folders,
+      ...(await foldersAmong(openedBeforeReady)),
+    ]);
   });
   // Nothing can run without the service and its IPC: say why and stop, rather than leave a windowless process.
   start.catch((error: unknown) => {
@@ -284,12 +302,17 @@ export function startApp(): void {
       reportToUser,
     ),
   );
-  // macOS: a folder dropped on the Dock icon or opened with the app (may come before 'ready').
+  // macOS: a folder dropped on the Dock icon or opened with the app. Before 'ready' it is one of the launch's
+  // folders (so no empty window opens beside it); after, it opens like any other folder.
   app.on('open-file', (event, path) => {
     event.preventDefault();
+    if (!app.isReady()) {
+      openedBeforeReady.push(path);
+      return;
+    }
     settle(
       start.then(async () => {
-        if ((await stat(path)).isDirectory()) await openFolder(path);
+        for (const folder of await foldersAmong([path])) await openFolder(folder);
       }),
       `opening ${path}`,
       reportToUser,
