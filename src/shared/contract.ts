@@ -107,6 +107,15 @@ export type RetraceApi = {
   onEvent(listener: (event: RetraceEvent) => void): () => void;
 };
 
+/**
+ * What the Electron preload exposes as `window.retrace`: the contract, plus the path of a dropped file or
+ * folder (webUtils.getPathForFile; a browser page under `retrace serve` has no way to know it).
+ */
+export type DesktopBridge = RetraceApi & {
+  /** The file-system path behind a dropped File; '' for anything not backed by a file on disk. */
+  pathForFile(file: File): string;
+};
+
 /** The main-process side: receives validated requests, may throw RetraceError (the host wraps it in a Result). */
 export type RetraceHandlers = {
   [M in ApiMethod]: (req: ApiParsedRequest<M>) => Promise<ApiResults[M]>;
