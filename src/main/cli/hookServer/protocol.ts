@@ -23,7 +23,7 @@ export interface HookRequest {
 
 /**
  * The only environment variables a request carries, and the only ones a server is started with: what the
- * hook path reads (RETRACE_*, the agents' config dirs, the data home's HOME/XDG_*/APPDATA, PATH for git,
+ * hook path reads (RETRACE_*, the agents' config dirs, the data home (HOME, XDG_*, APPDATA), PATH for git,
  * the temp dir, the locale, colour) and what a child process needs on Windows. An agent's environment holds
  * API keys and tokens; they must never travel over the socket nor live on in the resident server.
  */
