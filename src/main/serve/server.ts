@@ -202,8 +202,12 @@ export async function startServeHost(opts: ServeHostOptions): Promise<ServeHost>
 /** A port someone else holds is the user's to choose around, not an internal error. */
 function listenError(e: NodeJS.ErrnoException, port: number): Error {
   if (e.code === 'EADDRINUSE')
-    return new RetraceError('E_PORT_IN_USE', `port ${port} on 127.0.0.1 is already in use: choose another with --port`, {
-      cause: e,
-    });
+    return new RetraceError(
+      'E_PORT_IN_USE',
+      `port ${port} on 127.0.0.1 is already in use: choose another with --port`,
+      {
+        cause: e,
+      },
+    );
   return e;
 }
