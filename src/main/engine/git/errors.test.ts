@@ -11,6 +11,7 @@ import { resolveWorkspace } from '../workspace';
 import { WorkspaceEngine } from '../workspaceEngine';
 import { GitError, gitSubcommand, toRetraceError } from './errors';
 import { initShadowRepo } from './init';
+import { ObjectReader } from './objectReader';
 import { GitRunner } from './runner';
 
 afterAll(cleanupTempDirs);
@@ -48,7 +49,13 @@ describe('a workspace folder deleted while open', () => {
     const ws = tempDir('retrace-ws-');
     const git = await runnerOver(ws);
     rmSync(ws, { recursive: true });
-    for (const call of [() => git.exec(['ls-files', '-z']), () => git.raw(['ls-files', '-z'])]) {
+    const reader = ObjectReader.open(git);
+    const calls = [
+      () => git.exec(['ls-files', '-z']),
+      () => git.raw(['ls-files', '-z']),
+      () => reader.read('0123456789abcdef0123456789abcdef01234567'),
+    ];
+    for (const call of calls) {
       const err = toRetraceError(await call().catch((e: unknown) => e));
       expect(err).toBeInstanceOf(RetraceError);
       expect(toErrorInfo(err)).toEqual({ code: 'E_NOT_FOUND', message: `folder does not exist: ${ws}` });
