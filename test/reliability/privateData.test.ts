@@ -126,6 +126,16 @@ describe('the data directory is private (I11)', () => {
     expect(notPrivate(home).loose).toEqual([]);
   });
 
+  it('a hook call that records nothing (bad payload) still keeps a 0755 data home and its log private', () => {
+    const home = join(openParent(), 'data');
+    mkdirSync(home, { mode: 0o755 });
+    chmodSync(home, 0o755);
+    cli('022', ['hook', 'claude-code'], { home, cwd: makeWorkspace({ 'a.txt': 'a\n' }), input: 'not json' });
+    const { loose, files } = notPrivate(home);
+    expect(files.map((f) => f.slice(home.length))).toEqual(['/logs/hook.log']);
+    expect(loose).toEqual([]);
+  });
+
   it('another local user cannot read a session log nor an object of the shadow repository', (ctx) => {
     if (process.getuid?.() !== 0) ctx.skip('skipped: reading as another user needs root to switch users');
     const home = join(openParent(), 'data');

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { toErrorInfo } from '../../../shared/errors';
-import { appendFilePrivateSync, mkdirPrivateSync } from '../../engine/privateFs';
+import { appendFilePrivateSync, mkdirPrivateSync, openPrivateHome } from '../../engine/privateFs';
 import type { Command } from '../command';
 
 export const command: Command = {
@@ -61,6 +61,7 @@ function log(ctx: { dataHome(): string }, line: string): void {
 export function appendHookLog(dataHome: string, line: string): void {
   try {
     const dir = join(dataHome, 'logs');
+    openPrivateHome(dataHome); // also when no workspace was resolved (a refused folder, bad JSON)
     mkdirPrivateSync(dir);
     appendFilePrivateSync(join(dir, 'hook.log'), `${new Date().toISOString()} ${line}\n`);
   } catch {
