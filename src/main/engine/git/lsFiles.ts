@@ -39,9 +39,9 @@ export async function listWorkTreeChanges(git: GitRunner, pathspec?: readonly st
   // git only warns about a folder it cannot open and walks on: that would silently drop its files.
   const unreadable = /could not open directory '(.*?)\/?': Permission denied/.exec(stderr);
   if (unreadable) throw new GitError('unreadable', `cannot read folder ${unreadable[1]}`, [], 0, stderr, unreadable[1]);
-  const result: WorkTreeChanges = { others: [], modified: [], deleted: [], unsupported: [], tooLong: [] };
   // Likewise for a folder past PATH_MAX: reported as not captured instead of left out without a word.
-  result.tooLong = tooLongFolders(stderr);
+  const tooLong = tooLongFolders(stderr);
+  const result: WorkTreeChanges = { others: [], modified: [], deleted: [], unsupported: [], tooLong };
   for (const raw of splitNul(stdout)) {
     const entry = raw.toString('utf8');
     if (entry.length < 3) continue;
