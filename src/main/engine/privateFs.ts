@@ -9,8 +9,10 @@
  * why the data home itself is tightened when it is opened (`openPrivateHome`): a 0700 data home keeps
  * everything under it out of reach, including files an older version wrote with looser bits.
  */
-import { appendFileSync, chmodSync, lstatSync, mkdirSync, openSync, promises as fs, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, openSync, promises as fs, statSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
@@ -62,6 +64,10 @@ export function openPrivate(file: string, flags: string): Promise<FileHandle> {
 export function openPrivateHome(dir: string): void {
   mkdirPrivateSync(dir);
   if (process.platform === 'win32') return;
-  const st = lstatSync(dir);
-  if (st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) !== 0) chmodSync(dir, PRIVATE_DIR_MODE);
+  const st = statSync(dir); // a data home reached through a symlink is tightened where it really is
+  if (!st.isDirectory() || st.uid !== process.getuid?.() || (st.mode & 0o077) === 0) return;
+  // A folder others share on purpose (a sticky one such as /tmp, or the home folder named as the data
+  // directory) is not ours to close: what Retrace creates inside it is private all the same.
+  if ((st.mode & 0o1000) !== 0 || path.resolve(dir) === path.resolve(os.homedir())) return;
+  chmodSync(dir, PRIVATE_DIR_MODE);
 }
