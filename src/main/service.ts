@@ -19,7 +19,7 @@
  * ('/'-separated); absolute paths, `..` and routes out through symlinks are refused (E_PATH_OUTSIDE_WORKSPACE).
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   API_METHODS,
@@ -34,6 +34,7 @@ import { RetraceError } from '../shared/errors';
 import type { CheckpointRef, DiffSummary, RetraceEvent, WorkspaceInfo } from '../shared/model';
 import { capture, type Result } from '../shared/result';
 import { resolveDataHome } from './engine/dataHome';
+import { mkdirPrivate, openPrivateHome, writeFilePrivate } from './engine/privateFs';
 import { resolveWorkspace } from './engine/workspace';
 import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
 import { resolveSide } from './usecases/compare';
@@ -251,9 +252,9 @@ class Service implements RetraceService {
     const list = [root, ...(await this.readRecent()).filter((r) => r !== root)].slice(0, RECENT_MAX);
     const file = join(this.dataHome, 'recent.json');
     try {
-      await mkdir(this.dataHome, { recursive: true });
+      openPrivateHome(this.dataHome);
       const tmp = `${file}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify(list, null, 2) + '\n');
+      await writeFilePrivate(tmp, JSON.stringify(list, null, 2) + '\n');
       await rename(tmp, file);
     } catch {
       // the recent list is a convenience; never fail opening a folder over it
@@ -266,7 +267,7 @@ class Service implements RetraceService {
    */
   private async watchWorkspace(id: string, dir: string): Promise<void> {
     const sessionsDir = join(dir, 'sessions');
-    await mkdir(sessionsDir, { recursive: true }).catch(() => {});
+    await mkdirPrivate(sessionsDir).catch(() => {});
     const pending = new Set<string>();
     let timer: NodeJS.Timeout | undefined;
     let restored = false;

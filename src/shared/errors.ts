@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'E_NOTHING_TO_UNDO',
   'E_UNSUPPORTED', // not available on this host (e.g. a native folder dialog under `retrace serve`)
   'E_IMPORT', // an import source that cannot be read at all
+  'E_PORT_IN_USE', // `retrace serve --port N`: another process listens on N
   'E_INTERNAL',
 ] as const;
 

@@ -38,7 +38,8 @@ export interface ChangeCounts {
 export interface NotCaptured {
   path: string;
   /** unsupported-name: the name is not valid UTF-8 (such files are reported and never touched by a restore). */
-  reason: 'too-large' | 'unreadable' | 'vanished' | 'unsupported-name';
+  /** name-too-long: the full path is longer than the system allows (PATH_MAX); `path` may be its folder. */
+  reason: 'too-large' | 'unreadable' | 'vanished' | 'unsupported-name' | 'name-too-long';
   size?: number;
 }
 
