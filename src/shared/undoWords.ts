@@ -38,7 +38,8 @@ export function describeUndo(r: UndoResult, undone: RestoreEntry | undefined): s
   if (mode !== 'conversation') parts.push(`${files(r.changed.length)} ${again ? 'restored again' : 'changed back'}`);
   if (mode === 'conversation' || mode === 'both')
     parts.push(again ? 'the later messages are hidden again' : 'the hidden messages are shown again');
-  return `${again ? 'Redid' : 'Undid'} the ${restoreKind(undone)}: ${parts.join(', ')}.`;
+  const what = mode === 'revert' ? 'the revert' : `the restore (${mode === 'both' ? 'code and conversation' : mode})`;
+  return `${again ? 'Redid' : 'Undid'} ${what}: ${parts.join(', ')}.`;
 }
 
 function files(n: number): string {

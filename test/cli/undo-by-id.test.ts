@@ -161,7 +161,7 @@ describe('retrace undo RID', () => {
     expect(await log('s')).toEqual(['one', 'Checkpoint', 'two', 'Checkpoint', 'three']);
     expect(await log('t')).toEqual(['Checkpoint']); // session t's rewind is still in effect
     // Issue 12: a conversation undo says what it did, not "0 files changed back".
-    expect(u.stdout).toMatch(/^Undid the conversation restore: the hidden messages are shown again\./);
+    expect(u.stdout).toMatch(/^Undid the restore \(conversation\): the hidden messages are shown again\./);
     expect(u.stdout).not.toMatch(/0 files/);
   });
 
