@@ -80,5 +80,7 @@ describe('restore history from the ledger', () => {
     expect(code(() => entryToUndo(l, 'nope'))).toBe('E_UNKNOWN_RESTORE');
     expect(code(() => entryToUndo(l, 'r1'))).toBe('E_NOTHING_TO_UNDO');
     expect(() => entryToUndo(l, 'r1')).toThrow(/undo u1 to re-apply/);
+    l.push({ type: 'rollback', rid: 'r9', ts: 't', detail: 'interrupted' });
+    expect(() => entryToUndo(l, 'r9')).toThrow(/rolled back: nothing to undo/);
   });
 });

@@ -79,8 +79,11 @@ export function entryToUndo(ledger: LedgerEntry[], rid?: string): LedgerRestore 
     return newest.entry;
   }
   const at = history.findIndex((h) => h.entry.rid === rid);
-  if (at < 0)
+  if (at < 0) {
+    if (ledger.some((e) => e.type === 'rollback' && e.rid === rid))
+      throw new RetraceError('E_NOTHING_TO_UNDO', `restore ${rid} did not finish and was rolled back: nothing to undo`);
     throw new RetraceError('E_UNKNOWN_RESTORE', `no restore ${rid} in this workspace (see \`retrace restores\`)`);
+  }
   const { entry, undone } = history[at]!;
   if (undone) {
     const by = history.find((h) => h.entry.undoOf === rid && !h.undone)?.entry.rid;
