@@ -119,7 +119,7 @@ describe('retrace undo RID', () => {
     expect([read('a.txt'), read('b.txt')]).toEqual(['a2\n', 'b2\n']);
   });
 
-  it('an unknown id: exit 1, E_UNKNOWN_RESTORE; a malformed one changes nothing either', async () => {
+  it('an unknown id: exit 1, E_UNKNOWN_RESTORE, nothing changed', async () => {
     const { c1 } = await twoCheckpoints();
     await cliJson<Restore>(['restore', c1, '--code'], opts());
     const before = treeManifest(root);
