@@ -44,7 +44,8 @@ export function describeEntry(e: RestoreEntry): string {
     case 'revert':
       return `Reverted ${to}`;
     case 'undo':
-      return `${e.redo ? 'Redid' : 'Undid'} the ${restoreKind(e)} to ${to}`;
+      // Which entry it took back, so two undos of look-alike restores can be told apart.
+      return `${e.redo ? 'Redid' : 'Undid'} the ${restoreKind(e)} to ${to} (${e.undoOf ?? '?'})`;
   }
 }
 
