@@ -12,6 +12,9 @@ import { cli, serve, tempWorld, type Served, type TempWorld } from './support/re
 let world: TempWorld;
 let served: Served;
 
+// Two tabs, a dozen restores and a reload each: longer than one walk step on a shared 2-core machine.
+test.describe.configure({ timeout: 150_000 });
+
 const write = (rel: string, content: string) => {
   mkdirSync(join(world.dir, rel, '..'), { recursive: true });
   writeFileSync(join(world.dir, rel), content);
@@ -41,7 +44,11 @@ test.afterEach(async () => {
 
 const banner = (page: Page) => page.getByRole('status');
 const restoresPanel = (page: Page) => page.getByRole('region', { name: 'Restores' });
-const rowOf = (page: Page, rid: string) => restoresPanel(page).getByRole('listitem').filter({ hasText: rid });
+/** The row of entry `rid` (an undo row also mentions the id it took back, so match the row's own id exactly). */
+const rowOf = (page: Page, rid: string) =>
+  restoresPanel(page)
+    .getByRole('listitem')
+    .filter({ has: page.getByText(rid, { exact: true }) });
 
 async function openTab(browser: Browser): Promise<Page> {
   const page = await browser.newPage();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prng, testSeed } from '../../../../test/helpers/prng';
 import type { LedgerEntry, LedgerRestore } from '../ledger';
 import { entryToUndo, listRestores, restoreHistory } from './history';
 
@@ -82,5 +83,31 @@ describe('restore history from the ledger', () => {
     expect(() => entryToUndo(l, 'r1')).toThrow(/undo u1 to re-apply/);
     l.push({ type: 'rollback', rid: 'r9', ts: 't', detail: 'interrupted' });
     expect(() => entryToUndo(l, 'r9')).toThrow(/rolled back: nothing to undo/);
+  });
+
+  it("the panel's undoable flags agree with what undo by id accepts, on 300 random ledgers", () => {
+    const seed = testSeed(1414);
+    const rnd = prng(seed);
+    let accepted = 0;
+    for (let trial = 0; trial < 300; trial++) {
+      const l: LedgerEntry[] = [];
+      for (let i = 0; i < rnd.int(1, 14); i++) {
+        const files = ['a', 'b', 'c', 'd'].filter(() => rnd.next() < 0.35);
+        const session = rnd.pick(['s1', 's2', null]);
+        const extra: Partial<LedgerRestore> = session ? { conversation: { session, hide: [], show: [] } } : {};
+        // Undo a random earlier entry the way the engine would (only one it accepts), or restore.
+        const earlier = l.filter((e): e is LedgerRestore => e.type === 'restore');
+        const target = earlier.length > 0 && rnd.next() < 0.45 ? rnd.pick(earlier) : null;
+        if (target && code(() => entryToUndo(l, target.rid)) === 'ok')
+          l.push(restore(`u${i}`, target.paths, { undoOf: target.rid, conversation: target.conversation }));
+        else l.push(restore(`r${i}`, files, extra));
+      }
+      for (const e of listRestores(l)) {
+        const ok = code(() => entryToUndo(l, e.restore)) === 'ok';
+        if (ok) accepted++;
+        expect(e.undoable, `seed ${seed}, trial ${trial}, entry ${e.restore}`).toBe(ok);
+      }
+    }
+    expect(accepted).toBeGreaterThan(100); // the trials exercise both answers
   });
 });

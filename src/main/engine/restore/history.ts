@@ -12,6 +12,8 @@ import type { LedgerEntry, LedgerRestore } from '../ledger';
 export interface HistoryEntry {
   entry: LedgerRestore;
   undone: boolean;
+  /** Every file it planned to write or delete, and what it did (planned ⊇ changed, but old entries may differ). */
+  files: Set<string>;
 }
 
 /** Restore (and undo) entries, oldest first, each with its derived undone state. Rollbacks are not restores. */
@@ -22,13 +24,18 @@ export function restoreHistory(ledger: LedgerEntry[]): HistoryEntry[] {
     const e = restores[i]!;
     if (e.undoOf && !undone.has(e.rid)) undone.add(e.undoOf);
   }
-  return restores.map((entry) => ({ entry, undone: undone.has(entry.rid) }));
+  return restores.map((entry) => ({
+    entry,
+    undone: undone.has(entry.rid),
+    files: new Set([...entry.paths, ...entry.changed]),
+  }));
 }
 
 /** `retrace restores`: newest first. */
 export function listRestores(ledger: LedgerEntry[]): RestoreEntry[] {
   const history = restoreHistory(ledger);
   const byRid = new Map(history.map((h) => [h.entry.rid, h.entry]));
+  const undoable = undoableFlags(history);
   const listed = history.map(({ entry, undone }, at) => {
     const out: RestoreEntry = {
       restore: entry.rid,
@@ -37,7 +44,7 @@ export function listRestores(ledger: LedgerEntry[]): RestoreEntry[] {
       ts: entry.ts,
       changed: entry.changed.length,
       undone,
-      undoable: !undone && conflictsOf(history, at).length === 0,
+      undoable: undoable[at]!,
     };
     if (entry.undoOf) {
       const chain = chainTo(entry, byRid);
@@ -109,27 +116,55 @@ export function entryToUndo(ledger: LedgerEntry[], rid?: string): LedgerRestore 
  * undo, leaves the restore it re-applied free to be undone again).
  */
 function conflictsOf(history: HistoryEntry[], at: number): { later: LedgerRestore; overlap: string[] }[] {
-  const entry = history[at]!.entry;
+  const mine = history[at]!;
   const laterRids = new Set(history.slice(at + 1).map((h) => h.entry.rid));
   return history
     .slice(at + 1)
     .filter((h) => !h.undone && !(h.entry.undoOf && laterRids.has(h.entry.undoOf)))
-    .map((h) => ({ later: h.entry, overlap: overlap(entry, h.entry) }))
+    .map((h) => ({ later: h.entry, overlap: overlap(mine, h) }))
     .filter((c) => c.overlap.length > 0);
 }
 
-/** The files (and `messages of session S`) both entries touched. */
-function overlap(a: LedgerRestore, b: LedgerRestore): string[] {
-  const bFiles = touchedFiles(b);
-  const shared = [...touchedFiles(a)].filter((p) => bFiles.has(p)).sort();
-  if (a.conversation && b.conversation && a.conversation.session === b.conversation.session)
-    shared.push(`messages of session ${a.conversation.session}`);
-  return shared;
+/**
+ * For every entry, whether `entryToUndo` would accept it — the rule of conflictsOf, in one sweep from the newest
+ * entry down (the panel asks for the whole ledger on every restore event; pairwise checks were O(n²)): the later
+ * entries in effect are counted per file and per session as the sweep passes them, and an undo stops counting
+ * once the sweep passes the entry it undid.
+ */
+function undoableFlags(history: HistoryEntry[]): boolean[] {
+  const index = new Map(history.map((h, i) => [h.entry.rid, i]));
+  const files = new Map<string, number>();
+  const sessions = new Map<string, number>();
+  const stopsCountingAt = new Map<number, HistoryEntry[]>();
+  const count = (h: HistoryEntry, by: 1 | -1) => {
+    for (const f of h.files) files.set(f, (files.get(f) ?? 0) + by);
+    const c = h.entry.conversation;
+    if (c) sessions.set(c.session, (sessions.get(c.session) ?? 0) + by);
+  };
+  const out = new Array<boolean>(history.length);
+  for (let i = history.length - 1; i >= 0; i--) {
+    const h = history[i]!;
+    const c = h.entry.conversation;
+    out[i] =
+      !h.undone && ![...h.files].some((f) => (files.get(f) ?? 0) > 0) && !(c && (sessions.get(c.session) ?? 0) > 0);
+    for (const undo of stopsCountingAt.get(i) ?? []) count(undo, -1);
+    if (!h.undone) {
+      count(h, 1);
+      const target = h.entry.undoOf !== undefined ? index.get(h.entry.undoOf) : undefined;
+      if (target !== undefined) stopsCountingAt.set(target, [...(stopsCountingAt.get(target) ?? []), h]);
+    }
+  }
+  return out;
 }
 
-/** Everything an entry planned to write or delete, and what it did (planned ⊇ changed, but old entries may differ). */
-function touchedFiles(e: LedgerRestore): Set<string> {
-  return new Set([...e.paths, ...e.changed]);
+/** The files (and `messages of session S`) both entries touched. */
+function overlap(a: HistoryEntry, b: HistoryEntry): string[] {
+  const [small, large] = a.files.size <= b.files.size ? [a.files, b.files] : [b.files, a.files];
+  const shared = [...small].filter((p) => large.has(p)).sort();
+  const ca = a.entry.conversation;
+  const cb = b.entry.conversation;
+  if (ca && cb && ca.session === cb.session) shared.push(`messages of session ${ca.session}`);
+  return shared;
 }
 
 function describeMode(e: LedgerRestore): string {

@@ -57,8 +57,7 @@ function Row({ entry, busy }: { entry: RestoreEntry; busy: boolean }) {
     <li className={entry.undone ? 'restore-row undone' : 'restore-row'}>
       <span id={descId} className="restore-what">
         {describeEntry(entry)} · {new Date(entry.ts).toLocaleString()} · {plural(entry.changed, 'file')}
-        {state && ` · ${state}`}
-        <code className="restore-id"> {entry.restore}</code>
+        {state && ` · ${state}`} <code className="restore-id">{entry.restore}</code>
       </span>
       {entry.undoable && (
         <button type="button" aria-describedby={descId} onClick={() => void undoRestore(entry.restore)} disabled={busy}>
