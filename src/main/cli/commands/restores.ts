@@ -23,7 +23,7 @@ function cliShape(e: RestoreEntry): Pick<RestoreEntry, 'restore' | 'mode' | 'tar
 }
 
 function row(e: RestoreEntry): string[] {
-  const what = e.mode === 'undo' ? `${e.redo ? 'redo' : 'undo'} of ${e.undoOf} (${restoreKind(e)})` : e.mode;
+  const what = e.mode === 'undo' ? `${e.redo ? 'redo (undid' : 'undo (of'} ${e.undoOf}, ${restoreKind(e)})` : e.mode;
   return [
     e.restore,
     e.ts,
