@@ -176,12 +176,13 @@ class Service implements RetraceService {
         if (mode !== 'code') this.emit({ type: 'messages-appended', workspace, session: res.target.session });
         return res;
       },
-      undo: async ({ workspace }) => {
-        const res = await (await this.engine(workspace)).undo();
+      undo: async ({ workspace, restore }) => {
+        const res = await (await this.engine(workspace)).undo(restore);
         this.emit({ type: 'restored', workspace, restore: res.restore });
         this.emit({ type: 'sessions-changed', workspace });
         return res;
       },
+      restores: async ({ workspace }) => (await this.engine(workspace)).restores(),
       status: async ({ workspace }) => (await this.engine(workspace)).status(),
     };
   }

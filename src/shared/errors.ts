@@ -20,6 +20,8 @@ export const ERROR_CODES = [
   'E_DATA_DIR', // the data directory cannot be created or written
   'E_CORRUPT', // the shadow repository or a log is damaged beyond automatic repair
   'E_NOTHING_TO_UNDO',
+  'E_UNDO_CONFLICT', // a later restore, revert or undo (not undone) touched the same files or messages
+  'E_UNKNOWN_RESTORE', // no restore, revert or undo with that id in this workspace's ledger
   'E_UNSUPPORTED', // not available on this host (e.g. a native folder dialog under `retrace serve`)
   'E_IMPORT', // an import source that cannot be read at all
   'E_PORT_IN_USE', // `retrace serve --port N`: another process listens on N

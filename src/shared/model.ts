@@ -149,6 +149,29 @@ export interface UndoResult {
   changed: string[];
 }
 
+/**
+ * One line of `retrace restores`: a restore, revert or undo from the ledger, newest first. The CLI prints the
+ * CLI.md fields (restore, mode, target, ts, changed, undone); the app also gets the optional ones.
+ */
+export interface RestoreEntry {
+  restore: string;
+  mode: RestoreMode | 'revert' | 'undo';
+  target: RestoreTarget;
+  ts: string;
+  /** Files it changed on disk. */
+  changed: number;
+  /** A later undo, itself not undone, cancelled it. */
+  undone: boolean;
+  /** `retrace undo RID` would work now (not undone, no later entry in effect touched the same things). */
+  undoable?: boolean;
+  /** Undo entries: the entry this one undid (an undo of an undo is a redo). */
+  undoOf?: string;
+  /** Undo entries: the mode of the restore at the root of the chain (for words like "messages shown again"). */
+  undoes?: RestoreMode | 'revert';
+  /** Undo entries: true when this one re-applied that restore (it undid an undo). */
+  redo?: boolean;
+}
+
 export interface RecoveryReport {
   ts: string;
   kind:

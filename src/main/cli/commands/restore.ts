@@ -48,7 +48,7 @@ export const command: Command = {
       if (mode !== 'code')
         lines.push(`  ${res.hidden} message(s) ${res.dryRun ? 'would be' : ''} hidden`.replace('  hidden', ' hidden'));
       if (res.resume) lines.push(`  continue in Claude Code: ${res.resume.command}`);
-      if (!res.dryRun) lines.push('  undo with: retrace undo');
+      if (!res.dryRun) lines.push(`  undo with: retrace undo ${res.restore}`);
       return lines;
     });
   },
