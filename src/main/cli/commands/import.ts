@@ -1,11 +1,12 @@
-/** `retrace import claude-code FILE.jsonl [--cwd DIR] [--replace]` and `retrace import cline TASK_DIR [--storage DIR] [--cwd DIR] [--replace]`. */
+/** `retrace import claude-code FILE.jsonl | cline TASK_DIR [--storage DIR] | codex ROLLOUT.jsonl`, each with [--cwd DIR] [--replace]. */
 import { resolve } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { str } from '../args';
 import type { Command } from '../command';
 import type { ImportOutcome } from '../../integrations/importSession';
 
-const usage = 'import (claude-code FILE.jsonl | cline TASK_DIR [--storage DIR]) [--cwd DIR] [--replace]';
+const usage =
+  'import (claude-code FILE.jsonl | cline TASK_DIR [--storage DIR] | codex ROLLOUT.jsonl) [--cwd DIR] [--replace]';
 
 export const command: Command = {
   usage,
@@ -32,6 +33,15 @@ export const command: Command = {
       res = await importCline({
         taskDir: resolve(target),
         ...(storage ? { storage: resolve(storage) } : {}),
+        ...(cwdGiven ? { cwd: cwdGiven } : {}),
+        dataHome: ctx.dataHome(),
+        replace,
+      });
+    } else if (source === 'codex') {
+      if (ctx.values.storage !== undefined) throw new RetraceError('E_USAGE', '--storage is for `import cline`');
+      const { importCodex } = await import('../../integrations/codex/import');
+      res = await importCodex({
+        file: resolve(target),
         ...(cwdGiven ? { cwd: cwdGiven } : {}),
         dataHome: ctx.dataHome(),
         replace,
