@@ -75,7 +75,7 @@ export interface MessageMeta {
   notCaptured?: NotCaptured[];
 }
 
-export type SessionSource = 'cli' | 'claude-code' | 'cline' | 'codex' | 'demo';
+export type SessionSource = 'cli' | 'claude-code' | 'cline' | 'codex' | 'gemini' | 'demo';
 
 export interface SessionSummary {
   id: string;

@@ -6,7 +6,7 @@ import type { Command } from '../command';
 import type { ImportOutcome } from '../../integrations/importSession';
 
 const usage =
-  'import (claude-code FILE.jsonl | cline TASK_DIR [--storage DIR] | codex ROLLOUT.jsonl) [--cwd DIR] [--replace]';
+  'import (claude-code FILE.jsonl | cline TASK_DIR [--storage DIR] | codex ROLLOUT.jsonl | gemini CHAT.json[l]) [--cwd DIR] [--replace]';
 
 export const command: Command = {
   usage,
@@ -41,6 +41,15 @@ export const command: Command = {
       if (ctx.values.storage !== undefined) throw new RetraceError('E_USAGE', '--storage is for `import cline`');
       const { importCodex } = await import('../../integrations/codex/import');
       res = await importCodex({
+        file: resolve(target),
+        ...(cwdGiven ? { cwd: cwdGiven } : {}),
+        dataHome: ctx.dataHome(),
+        replace,
+      });
+    } else if (source === 'gemini') {
+      if (ctx.values.storage !== undefined) throw new RetraceError('E_USAGE', '--storage is for `import cline`');
+      const { importGemini } = await import('../../integrations/gemini/import');
+      res = await importGemini({
         file: resolve(target),
         ...(cwdGiven ? { cwd: cwdGiven } : {}),
         dataHome: ctx.dataHome(),

@@ -6,13 +6,11 @@
  * (`thread_rolled_back`) are hidden as rewound. Shell commands may change files too: their effects cannot be
  * rebuilt from the rollout, and the import says so.
  */
-import { readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { MessageMeta } from '../../../shared/model';
 import { isHardExcluded } from '../../engine/excludes';
 import { isValidSessionId } from '../../engine/sessions/ids';
-import { resolveWorkspace } from '../../engine/workspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import {
   existingCounts,
@@ -21,6 +19,7 @@ import {
   type ImportMessage,
   type ImportOutcome,
 } from '../importSession';
+import { importWorkspace, readWorkspaceFile, toolText } from '../importWorkspace';
 import { StepTrees, type FileState } from '../stepTrees';
 import { rebuildPatches, type PatchStep } from './rebuild';
 import { readRollout, type RolloutItem } from './rollout';
@@ -39,9 +38,6 @@ export interface CodexImportResult extends ImportOutcome {
   patches: { applied: number; rebuilt: number; notApplied: number };
 }
 
-/** Tool output kept in a message: enough to read, not a second copy of a build log. */
-const OUTPUT_LIMIT = 20_000;
-
 export async function importCodex(opts: CodexImportOptions): Promise<CodexImportResult> {
   const rollout = await readRollout(opts.file).catch((e: unknown) => {
     throw new RetraceError('E_IMPORT', `cannot read ${opts.file}: ${(e as Error).message}`);
@@ -54,13 +50,7 @@ export async function importCodex(opts: CodexImportOptions): Promise<CodexImport
   const session = rollout.id ?? basename(opts.file).replace(/\.jsonl$/, '');
   if (!isValidSessionId(session))
     throw new RetraceError('E_IMPORT', `the rollout's session id is not usable: ${session}`);
-  const cwd = opts.cwd ?? rollout.cwd;
-  if (!cwd) throw new RetraceError('E_IMPORT', 'the rollout does not say its workspace (no cwd); give one with --cwd');
-  const ws = await resolveWorkspace(cwd, { dataHome: opts.dataHome }).catch((e: unknown) => {
-    if (!opts.cwd && e instanceof RetraceError && (e.code === 'E_NOT_FOUND' || e.code === 'E_NOT_A_DIRECTORY'))
-      throw new RetraceError(e.code, `${e.message} (the rollout's cwd); give the workspace with --cwd`);
-    throw e;
-  });
+  const ws = await importWorkspace(opts.cwd, rollout.cwd, opts.dataHome, 'rollout');
   const engine = new WorkspaceEngine(ws, { actor: 'retrace import' });
   const warnings = [...rollout.warnings];
 
@@ -171,30 +161,21 @@ function toMessage(it: Exclude<RolloutItem, { kind: 'rollback' }>): ImportMessag
     case 'shell':
       meta.tool = 'shell';
       meta.command = it.command;
-      return { role: 'tool', text: withOutput(`$ ${it.command}`, it.output), ts: it.ts, meta };
+      return { role: 'tool', text: toolText(`$ ${it.command}`, it.output), ts: it.ts, meta };
     case 'patch':
       meta.tool = 'apply_patch';
       meta.file = firstPath(it.input);
       meta.sourceId = it.callId;
       return {
         role: 'tool',
-        text: withOutput(it.input.trim(), it.applied === false ? it.output : null),
+        text: toolText(it.input.trim(), it.applied === false ? it.output : null),
         ts: it.ts,
         meta,
       };
     case 'tool':
       meta.tool = it.name;
-      return { role: 'tool', text: withOutput(`${it.name} ${it.input}`, it.output), ts: it.ts, meta };
+      return { role: 'tool', text: toolText(`${it.name} ${it.input}`, it.output), ts: it.ts, meta };
   }
-}
-
-function withOutput(head: string, output: string | null): string {
-  if (!output) return head;
-  const cut =
-    output.length > OUTPUT_LIMIT
-      ? `${output.slice(0, OUTPUT_LIMIT)}\n… (${output.length - OUTPUT_LIMIT} more characters)`
-      : output;
-  return `${head}\n\n${cut.trimEnd()}`;
 }
 
 /** `thread_rolled_back{num_turns}`: the last N turns (a prompt and all after it) were taken back. */
@@ -215,12 +196,4 @@ function withoutExcluded(states: Map<string, FileState>): Map<string, FileState>
 
 function firstPath(patch: string): string {
   return /^\*\*\* (?:Add|Update|Delete) File: (.+)$/m.exec(patch)?.[1]?.trim() ?? '(patch)';
-}
-
-function readWorkspaceFile(root: string, rel: string): FileState | undefined {
-  try {
-    return readFileSync(join(root, rel), 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
 }
