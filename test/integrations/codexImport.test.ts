@@ -262,3 +262,26 @@ describe('Codex import: the real rollout in ../shared/fixtures', () => {
     },
   );
 });
+
+describe('import auto, and a file given to the wrong importer', () => {
+  it('auto picks the Codex importer; claude-code refuses a rollout in one line, writing nothing', async () => {
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const home = tempHome();
+    const file = new Rollout(ws).prompt('hi').reply('hello').write(tempDir('retrace-codex-auto-'));
+    const wrong = await runCli(['import', 'claude-code', file, '--cwd', ws, '--json'], { home });
+    expect(wrong.code).toBe(1);
+    expect(errorCode(wrong)).toBe('E_IMPORT');
+    expect(wrong.stderr.trim().split('\n')).toHaveLength(1);
+    expect(wrong.stderr).toMatch(/looks like a Codex rollout, not a Claude Code transcript/);
+    expect(await cliJson<unknown[]>(['sessions', '--cwd', ws], { home })).toEqual([]);
+    const res = await cliJson<ImportResult>(['import', 'auto', file, '--cwd', ws], { home });
+    expect(res).toMatchObject({ agent: 'codex', messages: 2 });
+    const sessions = await cliJson<{ agent: string }[]>(['sessions', '--cwd', ws], { home });
+    expect(sessions.map((s) => s.agent)).toEqual(['codex']);
+    const unknown = join(tempDir('retrace-codex-unknown-'), 'x.jsonl');
+    writeFileSync(unknown, '{"kind":"log"}\n');
+    const r = await runCli(['import', 'auto', unknown, '--cwd', ws, '--json'], { home });
+    expect(errorCode(r)).toBe('E_IMPORT');
+    expect(r.stderr).toMatch(/looks like JSON lines of an unknown kind/);
+  });
+});
