@@ -76,12 +76,20 @@ export interface MessageMeta {
   notCaptured?: NotCaptured[];
 }
 
-export type SessionSource = 'cli' | 'claude-code' | 'cline' | 'demo';
+export type SessionSource = 'cli' | 'claude-code' | 'cline' | 'codex' | 'gemini' | 'watch' | 'demo';
+
+/** Which agent a session came from, as `retrace sessions` and the session list name it (CLI.md). */
+export type AgentName = 'claude-code' | 'codex' | 'gemini' | 'cline' | 'cli' | 'watch';
+
+export function agentOf(source: SessionSource): AgentName {
+  return source === 'demo' ? 'cli' : source;
+}
 
 export interface SessionSummary {
   id: string;
   title: string;
   source: SessionSource;
+  agent: AgentName;
   createdAt: string;
   updatedAt: string;
   /** Visible messages. */
