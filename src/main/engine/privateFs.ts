@@ -69,5 +69,8 @@ export function openPrivateHome(dir: string): void {
   // A folder others share on purpose (a sticky one such as /tmp, or the home folder named as the data
   // directory) is not ours to close: what Retrace creates inside it is private all the same.
   if ((st.mode & 0o1000) !== 0 || path.resolve(dir) === path.resolve(os.homedir())) return;
+  // A data home its owner made read-only is left exactly as it is: the write that follows fails plainly
+  // (E_DATA_DIR) and a failed command changes nothing (I7).
+  if ((st.mode & 0o200) === 0) return;
   chmodSync(dir, PRIVATE_DIR_MODE);
 }
