@@ -106,30 +106,56 @@ function isInside(child: string, parent: string): boolean {
 const caseCache = new Map<string, boolean>();
 
 /**
- * Probe without writing: flip the case of the deepest path component that has letters and see whether the
- * flipped path is the same directory entry. Components without letters give no evidence; then the platform
- * default decides.
+ * Probe without writing (I2): look a name of the folder's own file system up with its case flipped and see
+ * whether that finds the same directory entry. The folder's own name is used when its parent is on the same
+ * file system (a mount point's name belongs to the file system above it), else an entry inside the folder,
+ * else the nearest ancestor on the same file system; with no name that has letters, the platform default.
  */
 export async function isCaseInsensitive(root: string): Promise<boolean> {
   const cached = caseCache.get(root);
   if (cached !== undefined) return cached;
-  let result = process.platform === 'darwin' || process.platform === 'win32';
-  let dir = root;
-  while (true) {
-    const base = path.basename(dir);
-    const flipped = flipCase(base);
-    if (flipped !== base) {
-      const a = await fs.lstat(dir).catch(() => null);
-      const b = await fs.lstat(path.join(path.dirname(dir), flipped)).catch(() => null);
-      result = !!a && !!b && a.ino === b.ino && a.dev === b.dev;
-      break;
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
+  const result = (await probeCase(root)) ?? (process.platform === 'darwin' || process.platform === 'win32');
   caseCache.set(root, result);
   return result;
+}
+
+async function probeCase(root: string): Promise<boolean | null> {
+  const dev = (await fs.stat(root).catch(() => null))?.dev;
+  if (dev === undefined) return null;
+  const sameDevice = async (p: string): Promise<boolean> => (await fs.stat(p).catch(() => null))?.dev === dev;
+  const parent = path.dirname(root);
+  if (parent !== root && (await sameDevice(parent))) {
+    const answer = await flippedIsSame(parent, path.basename(root));
+    if (answer !== null) return answer;
+  }
+  const dir = await fs.opendir(root).catch(() => null);
+  if (dir) {
+    try {
+      let seen = 0;
+      for await (const e of dir) {
+        const answer = await flippedIsSame(root, e.name);
+        if (answer !== null) return answer;
+        if (++seen >= 64) break;
+      }
+    } catch {
+      // unreadable: the checks below decide
+    }
+  }
+  for (let p = parent; path.dirname(p) !== p && (await sameDevice(p)); p = path.dirname(p)) {
+    const answer = await flippedIsSame(path.dirname(p), path.basename(p));
+    if (answer !== null) return answer;
+  }
+  return null;
+}
+
+/** Whether `name` in `dir` with its case flipped is the same entry; null when the name has no letters. */
+async function flippedIsSame(dir: string, name: string): Promise<boolean | null> {
+  const flipped = flipCase(name);
+  if (flipped === name) return null;
+  const a = await fs.lstat(path.join(dir, name)).catch(() => null);
+  if (!a) return null;
+  const b = await fs.lstat(path.join(dir, flipped)).catch(() => null);
+  return !!b && a.ino === b.ino && a.dev === b.dev;
 }
 
 function flipCase(s: string): string {
