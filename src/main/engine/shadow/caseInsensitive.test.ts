@@ -143,7 +143,7 @@ describe.skipIf(unavailable !== null)('a case-insensitive folder (FUSE mount)', 
     writeFileSync(path.join(root, 'main.ts'), 'two\n');
     expect(stored(storage)).toEqual(['Main.ts', 'b.ts']);
     const warm = await repo.snapshotTree({ hintPaths: ['main.ts'] });
-    expect((await checkScan(repo.gitDir)).state?.warmSinceFull).toBe(1); // the warm path, not a full scan
+    expect((await checkScan(repo.gitDir)).state?.warmSinceFull).toBe(2); // warm ([] and this), not a full scan
     expect([...(await treeListing(repo, warm.tree)).keys()]).toEqual(['Main.ts', 'b.ts']);
     expect((await repo.readFile(warm.tree, 'Main.ts'))?.bytes.toString()).toBe('two\n');
 
