@@ -105,7 +105,8 @@ async function whyBlocked(
     const stray = await firstUncaptured(root, rel, deleted);
     return stray ? `folder ${rel} holds ${stray}, which is not checkpointed` : null;
   }
-  if (isNew && !deleted(rel)) return 'exists on disk but is not checkpointed (excluded by the ignore rules, or too large)';
+  if (isNew && !deleted(rel))
+    return 'exists on disk but is not checkpointed (excluded by the ignore rules, or too large)';
   return null;
 }
 
