@@ -111,6 +111,11 @@ describe.skipIf(unavailable !== null)('a case-insensitive folder (FUSE mount)', 
 
     const plan = await repo.planRestore(t2, t1);
     expect(plan.skipped).toEqual([]);
+    // Restoring just that file, named in either spelling, plans the same rename.
+    for (const named of ['Notes.txt', 'notes.txt']) {
+      const one = await repo.planRestore(t2, t1, [named]);
+      expect(one).toEqual({ steps: plan.steps, skipped: [] });
+    }
     await repo.applyPaths(
       t1,
       plan.steps.map((s) => s.path),

@@ -42,6 +42,36 @@ export function spelledOnDisk(root: string, rel: string): string | null {
   return out.join('/');
 }
 
+/**
+ * `paths` and their other spellings on disk and in `tree` (a file restore names a path one way; the disk and
+ * the checkpoint may each spell it another, and its rename is part of the restore).
+ */
+export async function withOtherSpellings(
+  git: GitRunner,
+  root: string,
+  tree: string,
+  paths: readonly string[],
+): Promise<string[]> {
+  const out = new Set(paths);
+  const wanted = new Set(paths.map(foldCase));
+  for (const p of paths) {
+    const disk = spelledOnDisk(root, p);
+    if (disk !== null) out.add(disk);
+  }
+  for (const p of treePaths(await lsTree(git, tree, { recursive: true }))) if (wanted.has(foldCase(p))) out.add(p);
+  return [...out];
+}
+
+/** Every path of a recursive listing and every folder on the way. */
+function treePaths(entries: readonly { path: string }[]): Set<string> {
+  const all = new Set<string>();
+  for (const e of entries) {
+    const segs = e.path.split('/');
+    for (let i = 1; i <= segs.length; i++) all.add(segs.slice(0, i).join('/'));
+  }
+  return all;
+}
+
 /** Whether two workspace paths are one directory entry (two spellings of one file on this disk). */
 function sameEntry(root: string, a: string, b: string): boolean {
   const x = lstatSync(path.join(root, a), { throwIfNoEntry: false });
@@ -99,11 +129,7 @@ export async function respellForTree(
 ): Promise<Set<string>> {
   const keep = new Set<string>();
   if (absent.length === 0) return keep;
-  const inTree = new Set<string>();
-  for (const e of await lsTree(git, tree, { recursive: true })) {
-    const segs = e.path.split('/');
-    for (let i = 1; i <= segs.length; i++) inTree.add(segs.slice(0, i).join('/'));
-  }
+  const inTree = treePaths(await lsTree(git, tree, { recursive: true }));
   const treeSpelling = new Map<string, string>();
   for (const p of inTree) treeSpelling.set(foldCase(p), p);
 

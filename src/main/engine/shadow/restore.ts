@@ -7,7 +7,7 @@ import { objectId } from '../git/looseObject';
 import { lsTree, type TreeEntry } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
 import { assertSafeRelPath } from '../paths';
-import { foldCase, respellForTree } from './caseInsensitive';
+import { foldCase, respellForTree, withOtherSpellings } from './caseInsensitive';
 
 export interface RestoreStep {
   path: string;
@@ -43,6 +43,8 @@ export async function planRestore(
   caseInsensitive = false,
 ): Promise<RestorePlan> {
   if (paths) paths.forEach(assertSafeRelPath);
+  // Case-insensitive folder: a named path also stands for its other spellings (on disk, in the checkpoint).
+  if (paths && caseInsensitive) paths = await withOtherSpellings(git, root, toTree, paths);
   const raw = await diffTreeRaw(git, fromTree, toTree, paths ? { paths } : {});
   const deletes = new Set(raw.filter((r) => ZERO.test(r.newMode)).map((r) => r.path));
   // Case-insensitive folder: a deleted spelling is the disk entry a write of another spelling finds (it is
