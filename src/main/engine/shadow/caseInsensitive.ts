@@ -11,9 +11,12 @@
  */
 import { lstatSync, promises as fs, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { listIndex } from '../git/lsFiles';
+import { listIndex, listIndexAnyCase } from '../git/lsFiles';
 import { lsTree } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
+
+/** Up to this many new paths are looked up by name in the index; more, and it is listed whole. */
+const MAX_NAMED = 200;
 
 export function foldCase(p: string): string {
   return p.normalize('NFC').toLowerCase();
@@ -91,8 +94,12 @@ export async function staleSpellings(
   checkIndex: boolean,
 ): Promise<{ drop: string[]; add: string[] }> {
   if (fresh.length === 0 && !checkIndex) return { drop: [], add: [] };
+  // Usually a few new paths: ask for just their spellings rather than list an index of 100k entries (git's
+  // icase folds ASCII letters only, so other names take the whole listing).
+  const byName = !checkIndex && fresh.length <= MAX_NAMED && fresh.every((p) => /^[\x20-\x7e]*$/.test(p));
+  const entries = byName ? await listIndexAnyCase(git, fresh) : await listIndex(git);
   const byFold = new Map<string, string[]>();
-  for (const p of await listIndex(git)) {
+  for (const p of entries) {
     const k = foldCase(p);
     const group = byFold.get(k);
     if (group) group.push(p);
