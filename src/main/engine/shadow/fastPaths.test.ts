@@ -414,7 +414,7 @@ describe('warm (hinted) snapshots', () => {
     await snap(fast, true);
     await snap(plain, false);
     appendFileSync(path.join(root, 'README.md'), 'edited\n');
-    const warm = await snap(fast, true, ['README.md/x.ts', 'deep2.txt/a/b']);
+    const warm = await snap(fast, true, ['README.md/x.ts', 'deep2.txt/a/b', 'link-file/x.ts']);
     expect((await checkScan(fast.gitDir)).state?.warmSinceFull).toBe(1);
     expect(inRepo(fast, ['show', `${warm}:README.md`])).toContain('edited');
     expect(inRepo(fast, ['ls-tree', '-r', '--name-only', warm]).split('\n')).toContain('deep2.txt');

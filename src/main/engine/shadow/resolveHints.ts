@@ -34,7 +34,8 @@ function resolveOne(root: string, hint: string): string[] {
     if (st?.isDirectory()) continue;
     if (!st?.isSymbolicLink()) return [ancestor];
     const real = realInside(root, hint);
-    return real === null ? [ancestor] : [ancestor, real];
+    // Its folders are real now; one may still be a file (a link to a file, named as a folder).
+    return real === null ? [ancestor] : [ancestor, ...resolveOne(root, real)];
   }
   return [hint];
 }
