@@ -16,7 +16,8 @@ import { checkScan, recordScan, WARM_MAX_STREAK } from './warmScope';
 
 const indexBytes = (repo: ShadowRepo): Buffer => readFileSync(path.join(repo.gitDir, 'index'));
 
-afterAll(cleanupTempDirs);
+// Many large temp workspaces: removing them takes long on a busy machine.
+afterAll(cleanupTempDirs, 180_000);
 afterEach(() => {
   delete process.env.RETRACE_FAST_PATHS;
 });
@@ -382,7 +383,7 @@ describe('warm (hinted) snapshots', () => {
   });
 
   it('resolve a hint through a symlinked folder to the link and the real file, as a full scan captures them', async () => {
-    const root = bigWorkspace(300);
+    const root = bigWorkspace(100);
     mkdirSync(path.join(root, 'v2'));
     writeFileSync(path.join(root, 'v2/x.ts'), 'v2\n');
     symlinkSync('v2', path.join(root, 'current'));
@@ -409,7 +410,7 @@ describe('warm (hinted) snapshots', () => {
   });
 
   it('keep a file that a hint names as a folder (a hinted path whose parent is a file)', async () => {
-    const root = bigWorkspace(300);
+    const root = bigWorkspace(100);
     const { fast, plain } = await pair(root);
     await snap(fast, true);
     await snap(plain, false);
