@@ -107,9 +107,9 @@ const caseCache = new Map<string, boolean>();
 
 /**
  * Probe without writing (I2): look a name of the folder's own file system up with its case flipped and see
- * whether that finds the same directory entry. The folder's own name is used when its parent is on the same
- * file system (a mount point's name belongs to the file system above it), else an entry inside the folder,
- * else the nearest ancestor on the same file system; with no name that has letters, the platform default.
+ * whether that finds the same directory entry. The folder's own name when its parent is on the same file
+ * system (a mount point's name belongs to the file system above it), else an entry of the folder, else of
+ * its ancestors on the same file system; with no name that has letters anywhere, the platform default.
  */
 export async function isCaseInsensitive(root: string): Promise<boolean> {
   const cached = caseCache.get(root);
@@ -122,28 +122,36 @@ export async function isCaseInsensitive(root: string): Promise<boolean> {
 async function probeCase(root: string): Promise<boolean | null> {
   const dev = (await fs.stat(root).catch(() => null))?.dev;
   if (dev === undefined) return null;
-  const sameDevice = async (p: string): Promise<boolean> => (await fs.stat(p).catch(() => null))?.dev === dev;
-  const parent = path.dirname(root);
-  if (parent !== root && (await sameDevice(parent))) {
-    const answer = await flippedIsSame(parent, path.basename(root));
+  // The folder and its ancestors on the same file system (a mount point's name belongs to the one above).
+  const dirs: string[] = [];
+  for (let d = root; (await fs.stat(d).catch(() => null))?.dev === dev; d = path.dirname(d)) {
+    dirs.push(d);
+    if (path.dirname(d) === d) break;
+  }
+  if (dirs.length > 1) {
+    const answer = await flippedIsSame(dirs[1]!, path.basename(root));
     if (answer !== null) return answer;
   }
-  const dir = await fs.opendir(root).catch(() => null);
-  if (dir) {
-    try {
-      let seen = 0;
-      for await (const e of dir) {
-        const answer = await flippedIsSame(root, e.name);
-        if (answer !== null) return answer;
-        if (++seen >= 64) break;
-      }
-    } catch {
-      // unreadable: the checks below decide
+  for (const d of dirs) {
+    const answer = await anyEntryFlipped(d);
+    if (answer !== null) return answer;
+  }
+  return null;
+}
+
+/** The answer of the first of a folder's entries (up to 64) that has letters, or null. */
+async function anyEntryFlipped(dir: string): Promise<boolean | null> {
+  const handle = await fs.opendir(dir).catch(() => null);
+  if (!handle) return null;
+  let seen = 0;
+  try {
+    for await (const e of handle) {
+      const answer = await flippedIsSame(dir, e.name);
+      if (answer !== null) return answer;
+      if (++seen >= 64) break;
     }
-  }
-  for (let p = parent; path.dirname(p) !== p && (await sameDevice(p)); p = path.dirname(p)) {
-    const answer = await flippedIsSame(path.dirname(p), path.basename(p));
-    if (answer !== null) return answer;
+  } catch {
+    // unreadable: no evidence here
   }
   return null;
 }

@@ -51,6 +51,9 @@ describe.skipIf(unavailable !== null)('a case-insensitive folder (FUSE mount)', 
     expect(stored(storage)).toEqual(['a.txt']);
     // The mount point itself: its own name belongs to the file system above, so an entry inside decides.
     expect((await resolveWorkspace(mnt, { dataHome: tempHome() })).caseInsensitive).toBe(true);
+    // A name without letters, nothing inside: the folder above on the same file system decides.
+    mkdirSync(path.join(mnt, '2024'));
+    expect((await resolveWorkspace(path.join(mnt, '2024'), { dataHome: tempHome() })).caseInsensitive).toBe(true);
     // A case-sensitive folder is not taken for one.
     expect((await resolveWorkspace(tempDir(), { dataHome: tempHome() })).caseInsensitive).toBe(false);
   });
