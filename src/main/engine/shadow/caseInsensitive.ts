@@ -39,7 +39,8 @@ export function spelledOnDisk(root: string, rel: string): string | null {
     const want = foldCase(seg);
     const name = names.includes(seg) ? seg : names.find((n) => foldCase(n) === want);
     if (name === undefined) return null;
-    out.push(name);
+    // As git names it: on macOS core.precomposeUnicode turns a decomposed name (HFS+) into NFC.
+    out.push(process.platform === 'darwin' ? name.normalize('NFC') : name);
     dir = path.join(dir, name);
   }
   return out.join('/');
