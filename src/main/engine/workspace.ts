@@ -107,30 +107,64 @@ function isInside(child: string, parent: string): boolean {
 const caseCache = new Map<string, boolean>();
 
 /**
- * Probe without writing: flip the case of the deepest path component that has letters and see whether the
- * flipped path is the same directory entry. Components without letters give no evidence; then the platform
- * default decides.
+ * Probe without writing (I2): look a name of the folder's own file system up with its case flipped and see
+ * whether that finds the same directory entry. The folder's own name when its parent is on the same file
+ * system (a mount point's name belongs to the file system above it), else an entry of the folder, else of
+ * its ancestors on the same file system; with no name that has letters anywhere, the platform default.
  */
 export async function isCaseInsensitive(root: string): Promise<boolean> {
   const cached = caseCache.get(root);
   if (cached !== undefined) return cached;
-  let result = process.platform === 'darwin' || process.platform === 'win32';
-  let dir = root;
-  while (true) {
-    const base = path.basename(dir);
-    const flipped = flipCase(base);
-    if (flipped !== base) {
-      const a = await fs.lstat(dir).catch(() => null);
-      const b = await fs.lstat(path.join(path.dirname(dir), flipped)).catch(() => null);
-      result = !!a && !!b && a.ino === b.ino && a.dev === b.dev;
-      break;
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
+  const result = (await probeCase(root)) ?? (process.platform === 'darwin' || process.platform === 'win32');
   caseCache.set(root, result);
   return result;
+}
+
+async function probeCase(root: string): Promise<boolean | null> {
+  const dev = (await fs.stat(root).catch(() => null))?.dev;
+  if (dev === undefined) return null;
+  // The folder and its ancestors on the same file system (a mount point's name belongs to the one above).
+  const dirs: string[] = [];
+  for (let d = root; (await fs.stat(d).catch(() => null))?.dev === dev; d = path.dirname(d)) {
+    dirs.push(d);
+    if (path.dirname(d) === d) break;
+  }
+  if (dirs.length > 1) {
+    const answer = await flippedIsSame(dirs[1]!, path.basename(root));
+    if (answer !== null) return answer;
+  }
+  for (const d of dirs) {
+    const answer = await anyEntryFlipped(d);
+    if (answer !== null) return answer;
+  }
+  return null;
+}
+
+/** The answer of the first of a folder's entries (up to 64) that has letters, or null. */
+async function anyEntryFlipped(dir: string): Promise<boolean | null> {
+  const handle = await fs.opendir(dir).catch(() => null);
+  if (!handle) return null;
+  let seen = 0;
+  try {
+    for await (const e of handle) {
+      const answer = await flippedIsSame(dir, e.name);
+      if (answer !== null) return answer;
+      if (++seen >= 64) break;
+    }
+  } catch {
+    // unreadable: no evidence here
+  }
+  return null;
+}
+
+/** Whether `name` in `dir` with its case flipped is the same entry; null when the name has no letters. */
+async function flippedIsSame(dir: string, name: string): Promise<boolean | null> {
+  const flipped = flipCase(name);
+  if (flipped === name) return null;
+  const a = await fs.lstat(path.join(dir, name)).catch(() => null);
+  if (!a) return null;
+  const b = await fs.lstat(path.join(dir, flipped)).catch(() => null);
+  return !!b && a.ino === b.ino && a.dev === b.dev;
 }
 
 function flipCase(s: string): string {

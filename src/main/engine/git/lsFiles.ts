@@ -99,3 +99,12 @@ export async function listIndex(git: GitRunner): Promise<string[]> {
   const out = await git.raw(['ls-files', '-z', '--cached']);
   return out.split('\0').filter((p) => p !== '');
 }
+
+/** The index entries that are `paths` in any letter case (case-insensitive folders: shadow/caseInsensitive.ts). */
+export async function listIndexAnyCase(git: GitRunner, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  // Magic on, each pathspec literal but for case.
+  const icase = paths.map((p) => `:(icase,literal)${p}`);
+  const out = await git.raw(['ls-files', '-z', '--cached', '--', ...icase], { literalPathspecs: false });
+  return out.split('\0').filter((p) => p !== '');
+}

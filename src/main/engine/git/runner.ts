@@ -27,6 +27,8 @@ export function shadowConfig(hooksDir: string): string[] {
     'core.fileMode=true',
     'core.quotePath=false',
     'core.precomposeUnicode=true',
+    // Also on case-insensitive folders: names compare exactly, so a case-only rename shows as a new name and
+    // shadow/caseInsensitive.ts keeps the disk's spelling (ignoreCase=true would keep the index's old one).
     'core.ignoreCase=false',
     'core.untrackedCache=true',
     'core.fsmonitor=false',

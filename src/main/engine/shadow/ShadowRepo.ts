@@ -84,6 +84,7 @@ export class ShadowRepo {
         sizeCap: this.sizeCap,
         isExcluded,
         rulesChanged,
+        caseInsensitive: this.ws.caseInsensitive,
         ...(opts.hintPaths ? { hintPaths: opts.hintPaths } : {}),
         ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
         lineCounts: this.lineCounts,
@@ -202,7 +203,7 @@ export class ShadowRepo {
 
   async planRestore(fromTree: string, toTree: string, paths?: string[]): Promise<RestorePlan> {
     const [a, b] = await Promise.all([this.treeOf(fromTree), this.treeOf(toTree)]);
-    return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths));
+    return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths, this.ws.caseInsensitive));
   }
 
   async applyPaths(tree: string, paths: string[]): Promise<string[]> {
@@ -210,7 +211,7 @@ export class ShadowRepo {
     // Files are about to change behind any hint's back: the next snapshot looks at the whole folder (before
     // writing, so a kill midway leaves it so too).
     await forceFullScan(this.gitDir);
-    return this.guard(() => applyPaths(this.git, this.ws.root, t, paths));
+    return this.guard(() => applyPaths(this.git, this.ws.root, t, paths, this.ws.caseInsensitive));
   }
 
   /** Bytes the shadow repository takes on disk. */

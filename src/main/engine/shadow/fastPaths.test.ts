@@ -16,7 +16,8 @@ import { checkScan, recordScan, WARM_MAX_STREAK } from './warmScope';
 
 const indexBytes = (repo: ShadowRepo): Buffer => readFileSync(path.join(repo.gitDir, 'index'));
 
-afterAll(cleanupTempDirs);
+// Many large temp workspaces: removing them takes long on a busy machine.
+afterAll(cleanupTempDirs, 180_000);
 afterEach(() => {
   delete process.env.RETRACE_FAST_PATHS;
 });
@@ -379,5 +380,50 @@ describe('warm (hinted) snapshots', () => {
     const inside = await snap(fast, true, ['src/d8']);
     expect(inRepo(fast, ['ls-tree', '-r', '--name-only', inside])).toContain('src/d8/unhinted-but-inside.ts');
     expect(inside).toBe(await snap(plain, false));
+  });
+
+  it('resolve a hint through a symlinked folder to the link and the real file, as a full scan captures them', async () => {
+    const root = bigWorkspace(100);
+    mkdirSync(path.join(root, 'v2'));
+    writeFileSync(path.join(root, 'v2/x.ts'), 'v2\n');
+    symlinkSync('v2', path.join(root, 'current'));
+    const { fast, plain } = await pair(root);
+    await snap(fast, true);
+    await snap(plain, false);
+
+    // The agent edits through the link (`current/x.ts`) and through one that leads out of the folder.
+    appendFileSync(path.join(root, 'current/x.ts'), '// through the link\n');
+    const warm = await snap(fast, true, ['current/x.ts', 'link-out/elsewhere.txt']);
+    expect((await checkScan(fast.gitDir)).state?.warmSinceFull).toBe(1); // really the warm path
+    const entries = inRepo(fast, ['ls-tree', '-r', warm]);
+    expect(entries).toMatch(/^120000 blob \w+\tcurrent$/m);
+    expect(entries).toMatch(/^120000 blob \w+\tlink-out$/m);
+    expect(inRepo(fast, ['show', `${warm}:v2/x.ts`])).toContain('through the link');
+    expect(warm).toBe(await snap(plain, false));
+
+    // The file deleted through the link leaves the tree at its real path; the link stays.
+    rmSync(path.join(root, 'current/x.ts'));
+    const gone = await snap(fast, true, ['current/x.ts']);
+    expect((await checkScan(fast.gitDir)).state?.warmSinceFull).toBe(2);
+    expect(inRepo(fast, ['ls-tree', '-r', '--name-only', gone]).split('\n')).toContain('current');
+    expect(gone).toBe(await snap(plain, false));
+  });
+
+  it('keep a file that a hint names as a folder (a hinted path whose parent is a file)', async () => {
+    const root = bigWorkspace(100);
+    const { fast, plain } = await pair(root);
+    await snap(fast, true);
+    await snap(plain, false);
+    appendFileSync(path.join(root, 'README.md'), 'edited\n');
+    const warm = await snap(fast, true, ['README.md/x.ts', 'deep2.txt/a/b', 'link-file/x.ts']);
+    expect((await checkScan(fast.gitDir)).state?.warmSinceFull).toBe(1);
+    expect(inRepo(fast, ['show', `${warm}:README.md`])).toContain('edited');
+    expect(inRepo(fast, ['ls-tree', '-r', '--name-only', warm]).split('\n')).toContain('deep2.txt');
+    expect(warm).toBe(await snap(plain, false));
+    // A hint below a folder that is gone now: the folder leaves the tree with everything in it.
+    rmSync(path.join(root, 'src/d9'), { recursive: true });
+    const vanished = await snap(fast, true, ['src/d9/e0/f9.ts/deeper']);
+    expect(inRepo(fast, ['ls-tree', '-r', '--name-only', vanished])).not.toContain('src/d9/');
+    expect(vanished).toBe(await snap(plain, false));
   });
 });

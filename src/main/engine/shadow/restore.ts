@@ -7,6 +7,7 @@ import { objectId } from '../git/looseObject';
 import { lsTree, type TreeEntry } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
 import { assertSafeRelPath } from '../paths';
+import { foldCase, respellForTree, withOtherSpellings } from './caseInsensitive';
 
 export interface RestoreStep {
   path: string;
@@ -39,10 +40,17 @@ export async function planRestore(
   fromTree: string,
   toTree: string,
   paths?: readonly string[],
+  caseInsensitive = false,
 ): Promise<RestorePlan> {
   if (paths) paths.forEach(assertSafeRelPath);
+  // Case-insensitive folder: a named path also stands for its other spellings (on disk, in the checkpoint).
+  if (paths && caseInsensitive) paths = await withOtherSpellings(git, root, toTree, paths);
   const raw = await diffTreeRaw(git, fromTree, toTree, paths ? { paths } : {});
   const deletes = new Set(raw.filter((r) => ZERO.test(r.newMode)).map((r) => r.path));
+  // Case-insensitive folder: a deleted spelling is the disk entry a write of another spelling finds (it is
+  // renamed, not replaced: caseInsensitive.ts), so that write is not blocked by it.
+  const deletedFolds = new Set(caseInsensitive ? [...deletes].map(foldCase) : []);
+  const deleted = (p: string): boolean => deletes.has(p) || deletedFolds.has(foldCase(p));
   const steps: RestoreStep[] = [];
   const skipped: RestorePlan['skipped'] = [];
 
@@ -51,7 +59,7 @@ export async function planRestore(
       steps.push({ path: r.path, action: 'delete' });
       continue;
     }
-    const blocked = await whyBlocked(root, r.path, ZERO.test(r.oldMode), deletes);
+    const blocked = await whyBlocked(root, r.path, ZERO.test(r.oldMode), deleted);
     if (blocked) skipped.push({ path: r.path, reason: blocked });
     else steps.push({ path: r.path, action: 'write', mode: r.newMode, blob: r.newId });
   }
@@ -79,33 +87,39 @@ export async function planRestore(
   return { steps, skipped };
 }
 
-async function whyBlocked(root: string, rel: string, isNew: boolean, deletes: Set<string>): Promise<string | null> {
+async function whyBlocked(
+  root: string,
+  rel: string,
+  isNew: boolean,
+  deleted: (p: string) => boolean,
+): Promise<string | null> {
   for (const parent of parentsOf(rel)) {
     const st = await lstatOrNull(path.join(root, parent));
     if (!st) return null; // nothing there yet: the restore creates the folders
     if (st.isDirectory()) continue;
-    if (deletes.has(parent)) return null; // a checkpointed file or link that the restore removes first
+    if (deleted(parent)) return null; // a checkpointed file or link that the restore removes first
     return `${parent} on disk is not a folder and is not checkpointed`;
   }
   const st = await lstatOrNull(path.join(root, rel));
   if (!st) return null;
   if (st.isDirectory()) {
     // The file replaces a folder: allowed only if every entry in it is checkpointed (and so deleted first).
-    const stray = await firstUncaptured(root, rel, deletes);
+    const stray = await firstUncaptured(root, rel, deleted);
     return stray ? `folder ${rel} holds ${stray}, which is not checkpointed` : null;
   }
-  if (isNew) return 'exists on disk but is not checkpointed (excluded by the ignore rules, or too large)';
+  if (isNew && !deleted(rel))
+    return 'exists on disk but is not checkpointed (excluded by the ignore rules, or too large)';
   return null;
 }
 
-async function firstUncaptured(root: string, dir: string, deletes: Set<string>): Promise<string | null> {
+async function firstUncaptured(root: string, dir: string, deleted: (p: string) => boolean): Promise<string | null> {
   const entries = await fs.readdir(path.join(root, dir), { withFileTypes: true }).catch(() => []);
   for (const e of entries) {
     const rel = `${dir}/${e.name}`;
     if (e.isDirectory() && e.name.toLowerCase() !== '.git') {
-      const inner = await firstUncaptured(root, rel, deletes);
+      const inner = await firstUncaptured(root, rel, deleted);
       if (inner) return inner;
-    } else if (!deletes.has(rel)) return rel;
+    } else if (!deleted(rel)) return rel;
   }
   return null;
 }
@@ -121,6 +135,7 @@ export async function applyPaths(
   root: string,
   tree: string,
   paths: readonly string[],
+  caseInsensitive = false,
 ): Promise<string[]> {
   const unique = [...new Set(paths)];
   unique.forEach(assertSafeRelPath);
@@ -130,8 +145,11 @@ export async function applyPaths(
 
   // 1. Deletions, deepest first, then files/links standing where the tree has a folder.
   const absent = unique.filter((p) => !entries.has(p)).sort((a, b) => depth(b) - depth(a) || cmp(a, b));
+  // Case-insensitive folder: a path the tree spells otherwise is the tree's file, renamed, never deleted.
+  const respelled = caseInsensitive ? await respellForTree(git, root, tree, absent, changed) : new Set<string>();
   const toPrune = new Set<string>();
   for (const rel of absent) {
+    if (respelled.has(rel)) continue;
     if (!(await parentsAreDirs(root, rel))) continue; // not inside our folder: nothing of ours to delete
     const st = await lstatOrNull(path.join(root, rel));
     if (st && !st.isDirectory()) {

@@ -8,6 +8,7 @@ import type { GitRunner } from '../git/runner';
 import { addToIndex, removeFromIndex, writeTree } from '../git/updateIndex';
 import { fastFirstAdd, indexIsEmpty, useFastFirst } from './fastFirstSnapshot';
 import type { LineCounts } from './lineCounts';
+import { staleSpellings } from './caseInsensitive';
 import { lstatOrNull, NameTooLong, parentChecker, timeSliced } from './diskChecks';
 import { editTree } from './treeEdit';
 import { checkScan, lastTree, recordScan, unchangedTree, warmScope } from './warmScope';
@@ -29,6 +30,8 @@ export interface SnapshotContext {
   isExcluded: (rel: string) => boolean;
   /** The ignore rules may have changed since the last snapshot (exclude file rewritten, first run). */
   rulesChanged: boolean;
+  /** The folder ignores case (workspace.ts probes it): one entry per file, spelled as on disk (caseInsensitive.ts). */
+  caseInsensitive?: boolean;
   /** Paths the caller knows changed (hook tool input, file watcher): may limit the scan (warmScope.ts). */
   hintPaths?: readonly string[];
   /** Filled by the fast first snapshot, for the first checkpoint's stats (lineCounts.ts). */
@@ -63,6 +66,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
             isExcluded: ctx.isExcluded,
             baseTree: base,
             paths: scope,
+            caseInsensitive: ctx.caseInsensitive ?? false,
           }).catch((e: unknown) => {
             if (e instanceof RetraceError) throw e; // unreadable: the full scan would fail the same way
             return null; // e.g. the base tree lost: the full scan below starts from the index
@@ -88,9 +92,14 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
 
   const tracked = new Set([...changes.modified, ...changes.deleted]);
   const toRemove = new Set(changes.deleted);
-  const candidates = [
-    ...new Set([...changes.modified.filter((p) => !toRemove.has(p)), ...untracked.filter((p) => !ctx.isExcluded(p))]),
-  ];
+  const fresh = untracked.filter((p) => !ctx.isExcluded(p));
+  if (ctx.caseInsensitive) {
+    // A case-only rename shows as a new name beside its old index entry, one file on disk: keep the new one.
+    const stale = await staleSpellings(git, root, fresh, !scan.settled);
+    for (const p of stale.drop) toRemove.add(p);
+    fresh.push(...stale.add);
+  }
+  const candidates = [...new Set([...changes.modified.filter((p) => !toRemove.has(p)), ...fresh])];
 
   // A first snapshot (empty index) staged only paths that passed the ignore rules: no sweep to do after it.
   const firstSnapshot = await indexIsEmpty(git.gitDir);

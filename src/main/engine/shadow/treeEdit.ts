@@ -27,7 +27,9 @@ import { EMPTY_TREE } from '../git/objects';
 import { ObjectReader } from '../git/objectReader';
 import type { GitRunner } from '../git/runner';
 import { encodeTree, isTreeMode, parseTree, TREE_MODE, type TreeEntry } from '../git/treeObject';
+import { foldCase } from './caseInsensitive';
 import { lstatOrNull, NameTooLong, parentChecker } from './diskChecks';
+import { resolveHints } from './resolveHints';
 
 export interface TreeEditContext {
   git: GitRunner;
@@ -36,8 +38,10 @@ export interface TreeEditContext {
   isExcluded: (rel: string) => boolean;
   /** The tree of the last completed snapshot. */
   baseTree: string;
-  /** Sorted, unique, plain workspace-relative paths (warmScope.ts checked them). */
+  /** Sorted, unique, plain workspace-relative paths (warmScope.ts checked them), as the hints named them. */
   paths: readonly string[];
+  /** The folder ignores case: paths are judged as the disk spells them (caseInsensitive.ts). */
+  caseInsensitive: boolean;
 }
 
 /** What a path is on disk now: a blob to record, or nothing to record. */
@@ -50,7 +54,9 @@ interface Change {
 }
 
 export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; notCaptured: NotCaptured[] } | null> {
-  const { paths } = ctx;
+  // Through a symlink, below a file, in another spelling: the paths a full scan would judge (resolveHints.ts).
+  const paths = resolveHints(ctx.root, ctx.paths, ctx.caseInsensitive);
+  if (paths === null) return null;
   const named = new Set(paths);
   const insideAnother = (p: string): boolean => {
     for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) if (named.has(p.slice(0, i))) return true;
@@ -88,6 +94,8 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
 
   const trees = new TreeReads(ctx.git);
   try {
+    // A path the last tree spells otherwise was renamed by case only: the full scan replaces the old spelling.
+    if (ctx.caseInsensitive) for (const rel of paths) if (await trees.hasOtherSpelling(ctx.baseTree, rel)) return null;
     // New paths (not in the last tree) are subject to the exclusions and ignore rules; tracked ones are not.
     const fresh: string[] = [];
     for (const [rel, s] of seen) {
@@ -186,6 +194,21 @@ class TreeReads {
       if (!e) return false;
       if (i === segs.length - 1) return !isTreeMode(e.mode);
       if (!isTreeMode(e.mode)) return false;
+      id = e.id;
+    }
+    return false;
+  }
+
+  /** Whether `tree` holds `rel`, or a folder on its way, under a spelling that differs only in case. */
+  async hasOtherSpelling(tree: string, rel: string): Promise<boolean> {
+    let id = tree;
+    for (const seg of rel.split('/')) {
+      const name = Buffer.from(seg, 'utf8');
+      const entries = await this.entries(id);
+      const want = foldCase(seg);
+      if (entries.some((x) => !x.name.equals(name) && foldCase(x.name.toString('utf8')) === want)) return true;
+      const e = entries.find((x) => x.name.equals(name));
+      if (!e || !isTreeMode(e.mode)) return false;
       id = e.id;
     }
     return false;

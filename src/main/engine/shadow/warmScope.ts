@@ -125,10 +125,13 @@ export function warmScope(
   if (!settled || !state || state.warmSinceFull >= WARM_MAX_STREAK || now - state.lastFullAt > WARM_MAX_AGE_MS)
     return null;
   if (hintPaths.length > MAX_HINTS) return null;
-  for (const p of hintPaths) {
-    if (!isPlainRelative(p) || hasGitSegment(p) || RULE_FILES.has(p.slice(p.lastIndexOf('/') + 1))) return null;
-  }
+  if (!hintPaths.every(warmHintOk)) return null;
   return [...new Set(hintPaths)].sort();
+}
+
+/** A path a warm snapshot may judge alone: plain, outside any .git, not an ignore-rules file. */
+export function warmHintOk(p: string): boolean {
+  return isPlainRelative(p) && !hasGitSegment(p) && !RULE_FILES.has(p.slice(p.lastIndexOf('/') + 1));
 }
 
 /** The last snapshot's tree, when the state is settled: the base of a warm snapshot. */
