@@ -36,6 +36,7 @@ export interface ImportSessionInput {
 
 export interface ImportSessionResult {
   session: string;
+  /** Visible messages (as `retrace sessions` counts them); `hidden` counts the others. */
   messages: number;
   checkpoints: number;
   hidden: number;
@@ -54,7 +55,7 @@ export async function existingCounts(engine: WorkspaceEngine, id: string): Promi
   const s = await engine.sessions.read(id);
   return {
     session: id,
-    messages: s.messages.length,
+    messages: s.messages.filter((m) => !m.hidden).length,
     checkpoints: s.messages.filter((m) => m.hash).length,
     hidden: s.messages.filter((m) => m.hidden).length,
   };
@@ -115,7 +116,7 @@ export async function writeImportedSession(
     const ref = sessionRef(input.id);
     await shadow.updateRef(ref, prev, await shadow.readRef(ref));
   }
-  return { session: input.id, messages: events.length, checkpoints, hidden: hide.length };
+  return { session: input.id, messages: events.length - hide.length, checkpoints, hidden: hide.length };
 }
 
 function commitMessage(input: ImportSessionInput, messageId: string, m: ImportMessage): string {

@@ -7,7 +7,7 @@
  * changes only files the agent touched. A session already in the workspace (imported, or recorded by the
  * hooks) is left as it is with a clear message, unless `replace` is given.
  */
-import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { MessageMeta } from '../../../shared/model';
@@ -23,10 +23,10 @@ import {
   type ImportMessage,
   type ImportOutcome,
 } from '../importSession';
-import { parseConversation } from './conversation';
+import { readConversation, type Conversation } from './conversation';
 import { saveOrigin } from './origin';
 import { backupReader } from './paths';
-import { reconstructSteps, type FileState } from './reconstruct';
+import { reconstructSteps, type EditAccount, type FileState } from './reconstruct';
 
 export interface ClaudeImportOptions {
   file: string;
@@ -39,13 +39,25 @@ export interface ClaudeImportOptions {
 }
 
 export interface ClaudeImportResult extends ImportOutcome {
-  reconstructed: { files: string[]; missing: string[] };
+  /** Files rebuilt at some step, and each file edit that could not be (with why). */
+  reconstructed: { files: string[]; missing: { path: string; reason: string }[] };
+}
+
+/** The import's result with what it was made from (the conformance tool reads these). */
+export interface ClaudeImportDetails {
+  result: ClaudeImportResult;
+  conversation: Conversation;
+  /** Every successful file edit of the transcript and where it ended up. */
+  edits: EditAccount[];
 }
 
 export async function importClaudeCode(opts: ClaudeImportOptions): Promise<ClaudeImportResult> {
+  return (await importClaudeCodeDetailed(opts)).result;
+}
+
+export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promise<ClaudeImportDetails> {
   const env = opts.env ?? process.env;
-  const text = readTranscript(opts.file);
-  const conv = parseConversation({ text, agents: findAgentFiles(opts.file, text) });
+  const conv = await readTranscript(opts.file);
   if (conv.mainChain.length === 0)
     throw new RetraceError(
       'E_IMPORT',
@@ -68,13 +80,19 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
   const rec = reconstructSteps(conv, { readBackup: backupReader(session, env) });
   const warnings = [...conv.warnings, ...rec.warnings];
   const allRebuilt = new Set<string>();
-  const allMissing = new Set<string>(rec.outside);
+  const edits = rec.edits.map((e) =>
+    e.status === 'rebuilt' && isHardExcluded(e.path)
+      ? { ...e, status: 'missing' as const, reason: 'excluded from checkpoints' }
+      : e,
+  );
+  const missing = uniqueMissing(edits);
+  const details = (result: ClaudeImportResult): ClaudeImportDetails => ({ result, conversation: conv, edits });
 
   return engine.write(async () => {
     if (engine.sessions.exists(session)) {
       if (!opts.replace) {
         const counts = await existingCounts(engine, session);
-        return {
+        return details({
           ...counts,
           workspace: ws.root,
           skipped: true,
@@ -82,7 +100,7 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
           warnings: [
             `session ${session} is in this workspace already (imported or recorded by hooks); left as it is (--replace imports it again over it)`,
           ],
-        };
+        });
       }
       await removeSession(engine, session);
     }
@@ -92,6 +110,8 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
     const paths = rec.touched.filter((p) => !isHardExcluded(p));
     const excluded = rec.touched.filter((p) => isHardExcluded(p));
     if (excluded.length > 0) warnings.push(`not rebuilt (excluded from checkpoints): ${excluded.join(', ')}`);
+    if (missing.length > 0)
+      warnings.push(`${missing.length} file edit(s) could not be rebuilt (see reconstructed.missing for why)`);
 
     const builder = await TreeBuilder.open(shadow, base);
     const messages: ImportMessage[] = [];
@@ -111,10 +131,9 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
           }
           out.checkpoint = { tree: await builder.write(edits) };
           const files = cp.rebuilt.filter((p) => !isHardExcluded(p));
-          const missing = [...cp.missing, ...cp.rebuilt.filter((p) => isHardExcluded(p))];
-          if (files.length > 0 || missing.length > 0) meta.reconstructed = { files, missing };
+          const notRebuilt = [...cp.missing, ...cp.rebuilt.filter((p) => isHardExcluded(p))];
+          if (files.length > 0 || notRebuilt.length > 0) meta.reconstructed = { files, missing: notRebuilt };
           files.forEach((f) => allRebuilt.add(f));
-          missing.forEach((f) => allMissing.add(f));
         }
         messages.push(out);
       }
@@ -130,20 +149,31 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
       origin: { kind: 'claude-code', transcript: opts.file, sessionId: session, cwd: conv.cwd ?? cwd },
     });
     saveOrigin(ws, session, { kind: 'claude-code', transcript: opts.file, sessionId: session, cwd: conv.cwd ?? cwd });
-    return {
+    return details({
       ...written,
       workspace: ws.root,
       skipped: false,
-      reconstructed: { files: [...allRebuilt].sort(), missing: [...allMissing].sort() },
+      reconstructed: { files: [...allRebuilt].sort(), missing },
       warnings,
-    };
+    });
   });
 }
 
-function readTranscript(file: string): string {
+/** One entry per file and reason, in path order. */
+function uniqueMissing(edits: EditAccount[]): { path: string; reason: string }[] {
+  const seen = new Map<string, { path: string; reason: string }>();
+  for (const e of edits)
+    if (e.status === 'missing') seen.set(`${e.path}\0${e.reason}`, { path: e.path, reason: e.reason ?? '' });
+  return [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+async function readTranscript(file: string): Promise<Conversation> {
   try {
-    return readFileSync(file, 'utf8');
+    if (statSync(file).isDirectory())
+      throw new RetraceError('E_IMPORT', `${file} is a folder, not a transcript (.jsonl)`);
+    return await readConversation(file, findAgentFiles(file));
   } catch (e) {
+    if (e instanceof RetraceError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new RetraceError('E_IMPORT', `no such transcript: ${file}`);
     if (code === 'EISDIR') throw new RetraceError('E_IMPORT', `${file} is a folder, not a transcript (.jsonl)`);
@@ -155,10 +185,10 @@ function readTranscript(file: string): string {
  * Sub-agent transcripts of this session: `agent-*.jsonl` beside it whose lines name this session (2.0.x),
  * and `<sessionId>/subagents/agent-*.jsonl` (2.1.x).
  */
-export function findAgentFiles(file: string, text: string): { name: string; text: string }[] {
+export function findAgentFiles(file: string): { name: string; path: string }[] {
   const dir = dirname(file);
-  const sessionId = sessionIdOf(text);
-  const out: { name: string; text: string }[] = [];
+  const sessionId = sessionIdOf(head(file)) ?? basename(file).replace(/\.jsonl$/, '');
+  const out: { name: string; path: string }[] = [];
   const read = (folder: string, check: boolean) => {
     let names: string[];
     try {
@@ -170,18 +200,12 @@ export function findAgentFiles(file: string, text: string): { name: string; text
       if (!/^agent-[A-Za-z0-9_-]+\.jsonl$/.test(name)) continue;
       const path = join(folder, name);
       // A project folder can hold hundreds of other sessions' agent files: look at each one's head first.
-      if (check && sessionId && sessionIdOf(head(path)) !== sessionId) continue;
-      let t: string;
-      try {
-        t = readFileSync(path, 'utf8');
-      } catch {
-        continue;
-      }
-      out.push({ name, text: t });
+      if (check && sessionIdOf(head(path)) !== sessionId) continue;
+      out.push({ name, path });
     }
   };
   read(dir, true);
-  if (sessionId) read(join(dir, sessionId, 'subagents'), false);
+  read(join(dir, sessionId, 'subagents'), false);
   return out;
 }
 
@@ -189,12 +213,12 @@ function sessionIdOf(text: string): string | undefined {
   return /"sessionId"\s*:\s*"([^"]+)"/.exec(text)?.[1];
 }
 
-/** The first 16 KiB of a file (enough for its first line's sessionId), or '' when unreadable. */
+/** The first 64 KiB of a file (enough for its first lines' sessionId), or '' when unreadable. */
 function head(path: string): string {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
-    const buf = Buffer.alloc(16 * 1024);
+    const buf = Buffer.alloc(64 * 1024);
     const n = readSync(fd, buf, 0, buf.length, 0);
     return buf.subarray(0, n).toString('utf8');
   } catch {

@@ -1,15 +1,16 @@
 /**
- * Reading a Claude Code JSONL file tolerantly: every line that is a JSON object is kept with its exact text
- * (a fork copies lines byte-for-byte apart from `sessionId`); a torn last line (the agent was writing when we
- * read) is dropped quietly; any other unparsable line is skipped with a warning. Pure; no I/O.
+ * Reading a Claude Code JSONL file tolerantly: every line that is a JSON object is kept; a torn last line
+ * (the agent was writing when we read) is dropped quietly; any other unparsable line is skipped with a
+ * warning. `parseJsonlText` reads a string; `streamJsonl` reads a file line by line, so that a large
+ * transcript never sits in memory as one string next to its parsed lines.
  */
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 
 /** One JSON object line of a transcript. */
 export interface JsonlEntry {
   /** 0-based line number in its file. */
   line: number;
-  /** The line as written (without its newline). */
-  raw: string;
   data: Record<string, unknown>;
 }
 
@@ -21,31 +22,68 @@ export interface JsonlFile {
   malformed: number[];
 }
 
+export type JsonlProblems = Omit<JsonlFile, 'entries'>;
+
+/** One line's verdict: an entry, or a problem noted in `problems`. */
+function parseLine(raw: string, index: number, tornIfBad: boolean, problems: JsonlProblems): JsonlEntry | null {
+  const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (text.trim() === '') return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    if (tornIfBad) problems.truncatedLast = true;
+    else problems.malformed.push(index);
+    return null;
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    problems.malformed.push(index);
+    return null;
+  }
+  return { line: index, data: data as Record<string, unknown> };
+}
+
 export function parseJsonlText(text: string): JsonlFile {
   const lines = text.split('\n');
   const endsWithNewline = text.endsWith('\n');
   const entries: JsonlEntry[] = [];
-  const malformed: number[] = [];
-  let truncatedLast = false;
+  const problems: JsonlProblems = { truncatedLast: false, malformed: [] };
   for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!.replace(/\r$/, '');
-    if (raw.trim() === '') continue;
-    const isLast = i === lines.length - 1;
-    let data: unknown;
-    try {
-      data = JSON.parse(raw);
-    } catch {
-      if (isLast && !endsWithNewline) truncatedLast = true;
-      else malformed.push(i);
-      continue;
-    }
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-      malformed.push(i);
-      continue;
-    }
-    entries.push({ line: i, raw, data: data as Record<string, unknown> });
+    const isTorn = i === lines.length - 1 && !endsWithNewline;
+    const e = parseLine(lines[i]!, i, isTorn, problems);
+    if (e) entries.push(e);
   }
-  return { entries, truncatedLast, malformed };
+  return { entries, ...problems };
+}
+
+/**
+ * Read `path` line by line, handing each JSON object line to `onEntry` (which may keep only what it needs).
+ * Rejects with the file system's error (ENOENT, EISDIR…) when the file cannot be read.
+ */
+export async function streamJsonl(path: string, onEntry: (e: JsonlEntry) => void): Promise<JsonlProblems> {
+  const problems: JsonlProblems = { truncatedLast: false, malformed: [] };
+  const decoder = new StringDecoder('utf8');
+  // Pieces of a line that spans several chunks, joined once its newline arrives.
+  let pending: string[] = [];
+  let index = 0;
+  const take = (raw: string, torn: boolean) => {
+    const e = parseLine(raw, index++, torn, problems);
+    if (e) onEntry(e);
+  };
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    const text = decoder.write(chunk as Buffer);
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+      const piece = text.slice(start, nl);
+      take(pending.length > 0 ? pending.join('') + piece : piece, false);
+      pending = [];
+      start = nl + 1;
+    }
+    if (start < text.length) pending.push(text.slice(start));
+  }
+  const rest = pending.join('') + decoder.end();
+  if (rest !== '') take(rest, true);
+  return problems;
 }
 
 /** Narrowing helpers for untyped JSON. */
