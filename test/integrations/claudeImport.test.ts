@@ -209,7 +209,7 @@ describe('retrace import claude-code', () => {
 
     const r = await runCli(['import', 'claude-code', file], { home, env }); // the workspace comes from the transcript's cwd
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/unknown type 'queue-operation'/);
+    expect(r.stderr).toMatch(/unknown type 'x-future-record'/);
     expect(r.stderr).toMatch(/last line is incomplete/);
     const log = await cliJson<Log>(['log', '--cwd', ws], { home });
     expect(log.messages.map((m) => m.text.split('\n')[0])).toEqual([

@@ -120,11 +120,11 @@ describe('Claude Code transcript → conversation', () => {
     expect(c.messages.some((m) => m.text.includes('SIDECHAIN-ONLY'))).toBe(false);
     expect(c.stats).toMatchObject({
       truncatedLast: true,
-      skippedByType: { 'queue-operation': 2 },
+      skippedByType: { 'x-future-record': 2 },
       hiddenLines: 4,
       sidechainLines: 4,
     });
-    expect(c.warnings.join('\n')).toMatch(/skipped 2 line\(s\) of unknown type 'queue-operation'/);
+    expect(c.warnings.join('\n')).toMatch(/skipped 2 line\(s\) of unknown type 'x-future-record'/);
     expect(c.warnings.join('\n')).toMatch(/last line is incomplete/);
   });
 

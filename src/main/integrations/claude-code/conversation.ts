@@ -27,14 +27,7 @@ export interface TranscriptInput {
 
 const CONVERSATION_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress']);
 /** Record types Claude Code writes that are not conversation and that the importer needs nothing from. */
-const NOT_CONVERSATION = new Set([
-  'queue-operation',
-  'permission-mode',
-  'last-prompt',
-  'pr-link',
-  'agent-name',
-  'tag',
-]);
+const NOT_CONVERSATION = new Set(['queue-operation', 'permission-mode', 'last-prompt', 'pr-link', 'agent-name', 'tag']);
 
 export function parseConversation(input: TranscriptInput): Conversation {
   const reader = new TranscriptReader();
@@ -231,4 +224,3 @@ export function chainTo(line: ConvLine, byUuid: Map<string, ConvLine>): ConvLine
   }
   return chain.reverse();
 }
-

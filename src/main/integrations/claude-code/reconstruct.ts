@@ -119,7 +119,12 @@ export function reconstructSteps(conv: Conversation, opts: ReconstructOptions = 
     if (!use || !succeeded(use, r)) continue;
     const ev = fileEvent(use, r, cwd, order++);
     if (!ev) {
-      account({ toolUseId: use.id, path: editPath(use, r), status: 'missing', reason: 'the transcript does not name the file' });
+      account({
+        toolUseId: use.id,
+        path: editPath(use, r),
+        status: 'missing',
+        reason: 'the transcript does not name the file',
+      });
       continue;
     }
     let at: number | undefined;
@@ -131,7 +136,12 @@ export function reconstructSteps(conv: Conversation, opts: ReconstructOptions = 
       at ??= firstVisibleAtOrAfter(messages, visibleIdx, r.line.ts);
     }
     if (at === undefined) {
-      account({ toolUseId: use.id, path: ev.absolute, status: 'missing', reason: 'no step of the conversation holds it' });
+      account({
+        toolUseId: use.id,
+        path: ev.absolute,
+        status: 'missing',
+        reason: 'no step of the conversation holds it',
+      });
       continue;
     }
     host(at, ev);

@@ -6,7 +6,7 @@
  *   the one whose subtree holds the newest user/assistant line;
  * - every other child is a branch. It was abandoned (hidden as "rewind") when it is a typed prompt, or when
  *   the kept child is a typed prompt and it is a user/assistant line: the person sent a prompt again from an
- *   earlier point (a /rewind, an edited prompt). Any other branch — sibling tool calls of one response, their
+ *   earlier point (a /rewind, an edited prompt); among roots, only a typed prompt is. Any other branch — sibling tool calls of one response, their
  *   results, system/attachment lines — is folded into the timeline.
  * Pure.
  */
@@ -50,7 +50,9 @@ export function layTimeline(graph: Graph): Timeline {
     if (children.length === 0) continue;
     const next = children.find((c) => onPath.has(c.uuid)) ?? newestOf(children, newestBelow);
     for (const c of children) {
-      const abandoned = c !== next && (isTypedPrompt(c) || (isTypedPrompt(next) && isTalk(c)));
+      // Between roots (separate starts) only a typed prompt counts as re-sent: the first prompt edited.
+      const resent = isTypedPrompt(next) && isTalk(c) && parent !== null;
+      const abandoned = c !== next && (isTypedPrompt(c) || resent);
       if (abandoned) markSubtree(graph, c, hidden);
       else {
         kept.add(c.uuid);
