@@ -10,7 +10,8 @@ import { obj, parseJsonlText, str, streamJsonl, type JsonlEntry, type JsonlProbl
 import { buildGraph } from './graph';
 import { customTitleOf, isTypedPrompt, titleFrom, userText } from './labels';
 import { toMessages } from './messages';
-import { slimLine } from './slim';
+import { collectEvery } from './memory';
+import { lineSlimmer } from './slim';
 import { collectToolResults, collectToolUses, groupSubagents, linkSubagents } from './subagents';
 import { layTimeline } from './timeline';
 import type { Conversation, ConvLine, FileHistorySnapshot } from './types';
@@ -41,9 +42,14 @@ export function parseConversation(input: TranscriptInput): Conversation {
 
 /** Stream the session file and its sub-agent files; only what the importer uses is kept of each line. */
 export async function readConversation(file: string, agents: { name: string; path: string }[]): Promise<Conversation> {
-  const reader = new TranscriptReader();
+  const reader = new TranscriptReader({ releaseShown: true });
+  const slim = lineSlimmer();
   for (const f of [{ name: 'main', path: file }, ...agents]) {
-    const problems = await streamJsonl(f.path, (e) => reader.add(f.name, { line: e.line, data: slimLine(e.data) }));
+    const problems = await streamJsonl(
+      f.path,
+      (e) => reader.add(f.name, { line: e.line, data: slim(e.data) }),
+      collectEvery(16 * 2 ** 20),
+    );
     reader.endFile(f.name, problems);
   }
   return reader.finish();
@@ -62,6 +68,9 @@ class TranscriptReader {
   private truncatedLast = false;
   private total = 0;
   private newestVersion: string | null = null;
+
+  /** releaseShown: drop the main thread's texts once they are messages (the lines are slimmed copies). */
+  constructor(private readonly opts: { releaseShown?: boolean } = {}) {}
 
   add(file: string, entry: JsonlEntry): void {
     this.total++;
@@ -182,6 +191,7 @@ class TranscriptReader {
 
     const summary = this.summaries.filter((s) => byUuid.has(s.leafUuid)).at(-1)?.summary ?? null;
     const typed = timeline.lines.filter(isTypedPrompt).map((l) => userText(l) ?? '');
+    if (this.opts.releaseShown) for (const l of graph.nodes) releaseTexts(l);
     return {
       sessionId: str(first?.entry.data.sessionId) ?? null,
       cwd,
@@ -209,6 +219,24 @@ class TranscriptReader {
       },
     };
   }
+}
+
+/**
+ * A main-thread line without the texts its messages now hold: what stays is what reconstruction and tool
+ * summaries read (tool calls, the tool's report), so a long transcript's texts are not held twice.
+ */
+function releaseTexts(line: ConvLine): void {
+  const message = obj(line.entry.data.message);
+  if (!message) return;
+  const content = message.content;
+  if (!Array.isArray(content)) {
+    message.content = '';
+    return;
+  }
+  message.content = content
+    .map((b) => obj(b))
+    .filter((b) => b?.type === 'tool_use' || b?.type === 'tool_result')
+    .map((b) => (b!.type === 'tool_result' ? { ...b, content: '' } : b));
 }
 
 /** Root → `line` along parentUuid as written (what a fork copies). Stops at a missing parent or a cycle. */

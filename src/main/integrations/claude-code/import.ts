@@ -117,6 +117,7 @@ export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promi
     const messages: ImportMessage[] = [];
     try {
       const last = new Map<string, FileState | 'base'>();
+      let tree: string | null = null;
       for (const [i, m] of conv.messages.entries()) {
         const meta: MessageMeta = { ...m.meta };
         const out: ImportMessage = { role: m.role, text: m.text, ts: m.ts, meta, hidden: m.hidden };
@@ -129,7 +130,9 @@ export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promi
             last.set(p, want);
             edits.set(p, want === 'base' ? 'base' : want === null ? null : Buffer.from(want, 'utf8'));
           }
-          out.checkpoint = { tree: await builder.write(edits) };
+          // A step that changed nothing has the tree of the step before: no git call for it.
+          if (edits.size > 0 || tree === null) tree = await builder.write(edits);
+          out.checkpoint = { tree };
           const files = cp.rebuilt.filter((p) => !isHardExcluded(p));
           const notRebuilt = [...cp.missing, ...cp.rebuilt.filter((p) => isHardExcluded(p))];
           if (files.length > 0 || notRebuilt.length > 0) meta.reconstructed = { files, missing: notRebuilt };

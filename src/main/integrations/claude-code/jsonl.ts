@@ -60,12 +60,17 @@ export function parseJsonlText(text: string): JsonlFile {
  * Read `path` line by line, handing each JSON object line to `onEntry` (which may keep only what it needs).
  * Rejects with the file system's error (ENOENT, EISDIR…) when the file cannot be read.
  */
-export async function streamJsonl(path: string, onEntry: (e: JsonlEntry) => void): Promise<JsonlProblems> {
+export async function streamJsonl(
+  path: string,
+  onEntry: (e: JsonlEntry) => void,
+  onBytes?: (bytesRead: number) => void,
+): Promise<JsonlProblems> {
   const problems: JsonlProblems = { truncatedLast: false, malformed: [] };
   const decoder = new StringDecoder('utf8');
   // Pieces of a line that spans several chunks, joined once its newline arrives.
   let pending: string[] = [];
   let index = 0;
+  let bytes = 0;
   const take = (raw: string, torn: boolean) => {
     const e = parseLine(raw, index++, torn, problems);
     if (e) onEntry(e);
@@ -80,6 +85,8 @@ export async function streamJsonl(path: string, onEntry: (e: JsonlEntry) => void
       start = nl + 1;
     }
     if (start < text.length) pending.push(text.slice(start));
+    bytes += (chunk as Buffer).length;
+    onBytes?.(bytes);
   }
   const rest = pending.join('') + decoder.end();
   if (rest !== '') take(rest, true);

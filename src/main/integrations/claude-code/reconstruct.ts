@@ -70,10 +70,13 @@ interface FileEvent {
   /** Workspace-relative, or null when outside the workspace. */
   path: string | null;
   absolute: string;
-  /** State before the tool ran, when the transcript says (undefined: not said). */
-  before?: FileState;
+  /**
+   * State before the tool ran, when the transcript says (undefined: not said); a Buffer when the reader kept
+   * the text as UTF-8 bytes (slim.ts), decoded only when used.
+   */
+  before?: FileState | Buffer;
   /** State after, when the transcript says it outright. */
-  after?: FileState;
+  after?: FileState | Buffer;
   /** Otherwise: derive it from the state before. */
   transform?: (before: string) => string | null;
   ts: string;
@@ -199,7 +202,7 @@ export function reconstructSteps(conv: Conversation, opts: ReconstructOptions = 
       touched.add(ev.path);
       if (decided.has(ev.path)) continue;
       decided.add(ev.path);
-      if (ev.before !== undefined) cur.set(ev.path, ev.before);
+      if (ev.before !== undefined) cur.set(ev.path, textOf(ev.before));
     }
   }
   for (const p of snapshotAt.values()) for (const path of p.keys()) touched.add(path);
@@ -217,11 +220,13 @@ export function reconstructSteps(conv: Conversation, opts: ReconstructOptions = 
         continue;
       }
       if (ev.before !== undefined) {
+        const before = textOf(ev.before);
         const known = cur.get(ev.path);
-        if (cur.has(ev.path) && known !== ev.before) drift.add(ev.path);
-        cur.set(ev.path, ev.before);
+        if (cur.has(ev.path) && known !== before) drift.add(ev.path);
+        // The same text as the state rebuilt so far: keep that one string, not a second copy of it.
+        cur.set(ev.path, known === before ? known : before);
       }
-      let after: FileState | undefined = ev.after;
+      let after: FileState | undefined = ev.after === undefined ? undefined : textOf(ev.after);
       if (after === undefined && ev.transform) {
         const prev = cur.get(ev.path);
         const base = typeof prev === 'string' ? prev : prev === null ? '' : undefined;
@@ -299,18 +304,18 @@ function fileEvent(use: ToolUse, r: ToolResult, cwd: string | null, order: numbe
   };
   const original = res?.originalFile;
   if (name === 'Write') {
-    const content = str(res?.content) ?? str(input.content);
+    const content = [input.content, res?.content].find(isText);
     if (content !== undefined) ev.after = content;
     if (res?.type === 'create') ev.before = null;
-    else if (typeof original === 'string') ev.before = original;
+    else if (isText(original)) ev.before = original;
   } else if (name === 'Edit') {
-    if (typeof original === 'string') ev.before = original;
+    if (isText(original)) ev.before = original;
     const edit = toStringEdit(res) ?? toStringEdit(input);
     const hunks = toHunks(res?.structuredPatch);
     ev.transform = (before) => editWith(before, edit ? [edit] : null, hunks);
   } else if (name === 'MultiEdit') {
     const originalContents = res?.originalFileContents ?? original;
-    if (typeof originalContents === 'string') ev.before = originalContents;
+    if (isText(originalContents)) ev.before = originalContents;
     const edits = toStringEdits(res?.edits) ?? toStringEdits(input.edits);
     const hunks = toHunks(res?.structuredPatch);
     ev.transform = (before) => editWith(before, edits, hunks);
@@ -318,6 +323,9 @@ function fileEvent(use: ToolUse, r: ToolResult, cwd: string | null, order: numbe
   // NotebookEdit: the transcript does not hold the notebook; only a file-history backup can tell.
   return ev;
 }
+
+const isText = (v: unknown): v is string | Buffer => typeof v === 'string' || Buffer.isBuffer(v);
+const textOf = (v: FileState | Buffer): FileState => (Buffer.isBuffer(v) ? v.toString('utf8') : v);
 
 function editWith(before: string, edits: StringEdit[] | null, hunks: Hunk[] | null): string | null {
   const byStrings = edits

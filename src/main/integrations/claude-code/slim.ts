@@ -35,11 +35,13 @@ const TOP = [
   'title',
 ] as const;
 
-/** What reconstruction and sub-agent linking read from a tool's report. */
+/**
+ * What reconstruction and sub-agent linking read from a tool's report (a Write's `content` is its input's
+ * `content` again: the input is kept, so this copy is not).
+ */
 const RESULT_KEYS = [
   'type',
   'filePath',
-  'content',
   'originalFile',
   'originalFileContents',
   'structuredPatch',
@@ -50,8 +52,29 @@ const RESULT_KEYS = [
   'agentId',
 ] as const;
 
+/** Values every line repeats (the cwd, the session id, the version): one copy each, not one per line. */
+const REPEATED = ['cwd', 'sessionId', 'version'] as const;
+
+/** A slimmer for one transcript (it shares the values lines repeat). */
+export function lineSlimmer(): (data: Record<string, unknown>) => Record<string, unknown> {
+  const shared = new Map<string, string>();
+  const once = (v: unknown): unknown => {
+    if (typeof v !== 'string') return v;
+    const known = shared.get(v);
+    if (known !== undefined) return known;
+    shared.set(v, v);
+    return v;
+  };
+  return (data) => {
+    const out = slimLine(data);
+    for (const k of REPEATED) if (out[k] !== undefined) out[k] = once(out[k]);
+    return out;
+  };
+}
+
 export function slimLine(data: Record<string, unknown>): Record<string, unknown> {
-  if (data.type === 'progress') return pick(data, ['type', 'uuid', 'parentUuid', 'isSidechain', 'timestamp']);
+  // A progress line only links the graph (graph.ts); nothing of it is shown.
+  if (data.type === 'progress') return pick(data, ['type', 'uuid', 'parentUuid', 'isSidechain']);
   const out = pick(data, TOP);
   const message = obj(data.message);
   if (message) {
@@ -61,7 +84,18 @@ export function slimLine(data: Record<string, unknown>): Record<string, unknown>
     out.message = m;
   }
   const result = data.toolUseResult;
-  if (result !== undefined) out.toolUseResult = obj(result) ? pick(obj(result)!, RESULT_KEYS) : result;
+  if (result !== undefined) out.toolUseResult = obj(result) ? slimResult(obj(result)!) : result;
+  return out;
+}
+
+/**
+ * A tool's report; a whole file's text in it (`originalFile`) is kept as UTF-8 bytes: a JavaScript string
+ * with one character beyond Latin-1 takes two bytes per character, and such files are common.
+ */
+function slimResult(result: Record<string, unknown>): Record<string, unknown> {
+  const out = pick(result, RESULT_KEYS);
+  for (const k of ['originalFile', 'originalFileContents'])
+    if (typeof out[k] === 'string' && (out[k] as string).length > 1024) out[k] = Buffer.from(out[k] as string, 'utf8');
   return out;
 }
 
@@ -81,6 +115,13 @@ function slimBlock(b: unknown): unknown {
         is_error: block.is_error,
         content: excerpt(block.content),
       };
+    case 'tool_use': {
+      // A Write's whole file text, kept as bytes like a report's originalFile (slimResult).
+      const input = obj(block.input);
+      const content = input?.content;
+      if (block.name !== 'Write' || typeof content !== 'string' || content.length <= 1024) return block;
+      return { ...block, input: { ...input, content: Buffer.from(content, 'utf8') } };
+    }
     default:
       return block;
   }
@@ -88,7 +129,7 @@ function slimBlock(b: unknown): unknown {
 
 /** A tool result's text, cut a little beyond what a message shows. */
 function excerpt(content: unknown): unknown {
-  const limit = RESULT_EXCERPT * 2;
+  const limit = RESULT_EXCERPT + 100; // the excerpt shown, and enough beyond to know it was cut
   if (typeof content === 'string') return content.length > limit ? content.slice(0, limit) : content;
   const blocks = arr(content);
   if (!blocks) return content;
