@@ -23,7 +23,8 @@ import {
   type ImportMessage,
   type ImportOutcome,
 } from '../importSession';
-import { readConversation, type Conversation } from './conversation';
+import { readConversation, type Conversation, type HiddenReason } from './conversation';
+import { isTalk } from './labels';
 import { saveOrigin } from './origin';
 import { backupReader } from './paths';
 import { reconstructSteps, type EditAccount, type FileState } from './reconstruct';
@@ -46,7 +47,8 @@ export interface ClaudeImportResult extends ImportOutcome {
 /** The import's result with what it was made from (the conformance tool reads these). */
 export interface ClaudeImportDetails {
   result: ClaudeImportResult;
-  conversation: Conversation;
+  /** Main-thread user/assistant lines left off the timeline, by reason. */
+  hiddenTalk: Record<HiddenReason, number>;
   /** Every successful file edit of the transcript and where it ended up. */
   edits: EditAccount[];
 }
@@ -55,8 +57,11 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
   return (await importClaudeCodeDetailed(opts)).result;
 }
 
-export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promise<ClaudeImportDetails> {
-  const env = opts.env ?? process.env;
+/**
+ * The transcript read and its steps rebuilt: all the write needs, and nothing of the transcript's lines
+ * (a long one's lines are then free while the shadow repository is written).
+ */
+async function prepare(opts: ClaudeImportOptions) {
   const conv = await readTranscript(opts.file);
   if (conv.mainChain.length === 0)
     throw new RetraceError(
@@ -69,7 +74,24 @@ export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promi
   const cwd = opts.cwd ?? conv.cwd;
   if (!cwd)
     throw new RetraceError('E_IMPORT', 'the transcript does not say its workspace (no cwd); give one with --cwd');
+  const rec = reconstructSteps(conv, { readBackup: backupReader(session, opts.env ?? process.env) });
+  const hiddenTalk: Record<HiddenReason, number> = { rewind: 0, other: 0 };
+  const talk = new Set(conv.lines.filter(isTalk).map((l) => l.uuid));
+  for (const [uuid, why] of conv.hiddenLines) if (talk.has(uuid)) hiddenTalk[why]++;
+  return {
+    session,
+    cwd,
+    transcriptCwd: conv.cwd,
+    title: conv.title,
+    messages: conv.messages,
+    rec,
+    hiddenTalk,
+    warnings: [...conv.warnings, ...rec.warnings],
+  };
+}
 
+export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promise<ClaudeImportDetails> {
+  const { session, cwd, transcriptCwd, title, messages: convMessages, rec, hiddenTalk, warnings } = await prepare(opts);
   const ws = await resolveWorkspace(cwd, { dataHome: opts.dataHome }).catch((e: unknown) => {
     // The transcript's folder may be gone or on another machine: say how to point the import elsewhere.
     if (!opts.cwd && e instanceof RetraceError && (e.code === 'E_NOT_FOUND' || e.code === 'E_NOT_A_DIRECTORY'))
@@ -77,8 +99,6 @@ export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promi
     throw e;
   });
   const engine = new WorkspaceEngine(ws, { actor: 'retrace import' });
-  const rec = reconstructSteps(conv, { readBackup: backupReader(session, env) });
-  const warnings = [...conv.warnings, ...rec.warnings];
   const allRebuilt = new Set<string>();
   const edits = rec.edits.map((e) =>
     e.status === 'rebuilt' && isHardExcluded(e.path)
@@ -86,7 +106,7 @@ export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promi
       : e,
   );
   const missing = uniqueMissing(edits);
-  const details = (result: ClaudeImportResult): ClaudeImportDetails => ({ result, conversation: conv, edits });
+  const details = (result: ClaudeImportResult): ClaudeImportDetails => ({ result, hiddenTalk, edits });
 
   return engine.write(async () => {
     if (engine.sessions.exists(session)) {
@@ -118,7 +138,7 @@ export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promi
     try {
       const last = new Map<string, FileState | 'base'>();
       let tree: string | null = null;
-      for (const [i, m] of conv.messages.entries()) {
+      for (const [i, m] of convMessages.entries()) {
         const meta: MessageMeta = { ...m.meta };
         const out: ImportMessage = { role: m.role, text: m.text, ts: m.ts, meta, hidden: m.hidden };
         const cp = checkpointAt.get(i);
@@ -145,13 +165,18 @@ export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promi
     }
     const written = await writeImportedSession(engine, {
       id: session,
-      ...(conv.title ? { title: conv.title } : {}),
+      ...(title ? { title } : {}),
       source: 'claude-code',
       messages,
       importer: 'claude-code',
-      origin: { kind: 'claude-code', transcript: opts.file, sessionId: session, cwd: conv.cwd ?? cwd },
+      origin: { kind: 'claude-code', transcript: opts.file, sessionId: session, cwd: transcriptCwd ?? cwd },
     });
-    saveOrigin(ws, session, { kind: 'claude-code', transcript: opts.file, sessionId: session, cwd: conv.cwd ?? cwd });
+    saveOrigin(ws, session, {
+      kind: 'claude-code',
+      transcript: opts.file,
+      sessionId: session,
+      cwd: transcriptCwd ?? cwd,
+    });
     return details({
       ...written,
       workspace: ws.root,

@@ -96,7 +96,7 @@ export async function checkClaudeTranscript(file: string): Promise<ConformanceRo
     }
     row.ms = run.ms;
     row.peakRssMb = run.peakRssMb;
-    const { result, conversation, edits } = run.value;
+    const { result, hiddenTalk, edits } = run.value;
 
     const engine = new WorkspaceEngine(await resolveWorkspace(workspace, { dataHome }));
     const visible = (await engine.sessions.read(result.session)).messages.filter((m) => !m.hidden);
@@ -105,14 +105,8 @@ export async function checkClaudeTranscript(file: string): Promise<ConformanceRo
       const unit = new Set(raw.newest.unit);
       row.newestShown = visible.some((m) => m.meta?.sourceId !== undefined && unit.has(m.meta.sourceId));
     }
-    const talk = new Set(
-      conversation.lines.filter((l) => l.type === 'user' || l.type === 'assistant').map((l) => l.uuid),
-    );
-    for (const [uuid, why] of conversation.hiddenLines) {
-      if (!talk.has(uuid)) continue;
-      if (why === 'rewind') row.hiddenRewind++;
-      else row.hiddenOther++;
-    }
+    row.hiddenRewind = hiddenTalk.rewind;
+    row.hiddenOther = hiddenTalk.other;
     const accounted = new Set<string>();
     for (const e of edits) {
       if (!raw.successfulEdits.has(e.toolUseId)) continue;
