@@ -34,13 +34,11 @@ export function buildGraph(main: ConvLine[], warnings: string[]): Graph {
 
   // Parent as written, resolved through progress lines (which may chain among themselves).
   const resolve = (start: string | null): string | null => {
-    const seen = new Set<string>();
     let cur = start;
-    while (cur !== null) {
+    // More steps than lines: the progress lines loop among themselves.
+    for (let steps = 0; cur !== null && steps <= all.size; steps++) {
       const l = all.get(cur);
       if (!l || !isProgress(l)) return cur;
-      if (seen.has(cur)) return null;
-      seen.add(cur);
       cur = l.parentUuid;
     }
     return null;

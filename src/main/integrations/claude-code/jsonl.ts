@@ -5,7 +5,6 @@
  * transcript never sits in memory as one string next to its parsed lines.
  */
 import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 
 /** One JSON object line of a transcript. */
 export interface JsonlEntry {
@@ -66,30 +65,30 @@ export async function streamJsonl(
   onBytes?: (bytesRead: number) => void,
 ): Promise<JsonlProblems> {
   const problems: JsonlProblems = { truncatedLast: false, malformed: [] };
-  const decoder = new StringDecoder('utf8');
-  // Pieces of a line that spans several chunks, joined once its newline arrives.
-  let pending: string[] = [];
+  // Lines are cut on the bytes ('\n' never occurs inside a UTF-8 sequence) and each decoded once.
+  let pending: Buffer[] = [];
   let index = 0;
   let bytes = 0;
   const take = (raw: string, torn: boolean) => {
     const e = parseLine(raw, index++, torn, problems);
     if (e) onEntry(e);
   };
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    const text = decoder.write(chunk as Buffer);
+  for await (const data of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    const chunk = data as Buffer;
     let start = 0;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      const piece = text.slice(start, nl);
-      take(pending.length > 0 ? pending.join('') + piece : piece, false);
-      pending = [];
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+      if (pending.length > 0) {
+        pending.push(chunk.subarray(start, nl));
+        take(Buffer.concat(pending).toString('utf8'), false);
+        pending = [];
+      } else take(chunk.toString('utf8', start, nl), false);
       start = nl + 1;
     }
-    if (start < text.length) pending.push(text.slice(start));
-    bytes += (chunk as Buffer).length;
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+    bytes += chunk.length;
     onBytes?.(bytes);
   }
-  const rest = pending.join('') + decoder.end();
-  if (rest !== '') take(rest, true);
+  if (pending.length > 0) take(Buffer.concat(pending).toString('utf8'), true);
   return problems;
 }
 
