@@ -10,7 +10,7 @@ import { obj, parseJsonlText, str, streamJsonl, type JsonlEntry, type JsonlProbl
 import { buildGraph } from './graph';
 import { customTitleOf, isTypedPrompt, titleFrom, userText } from './labels';
 import { toMessages } from './messages';
-import { collectEvery } from './memory';
+import { collectEvery, collectNow } from './memory';
 import { lineSlimmer } from './slim';
 import { collectToolResults, collectToolUses, groupSubagents, linkSubagents } from './subagents';
 import { layTimeline } from './timeline';
@@ -52,6 +52,7 @@ export async function readConversation(file: string, agents: { name: string; pat
     );
     reader.endFile(f.name, problems);
   }
+  collectNow();
   return reader.finish();
 }
 

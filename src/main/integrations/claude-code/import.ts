@@ -25,6 +25,7 @@ import {
 } from '../importSession';
 import { readConversation, type Conversation, type HiddenReason } from './conversation';
 import { isTalk } from './labels';
+import { collectNow } from './memory';
 import { saveOrigin } from './origin';
 import { backupReader } from './paths';
 import { reconstructSteps, type EditAccount, type FileState } from './reconstruct';

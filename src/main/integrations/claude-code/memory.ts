@@ -29,3 +29,8 @@ export function collectEvery(every: number): (bytesRead: number) => void {
     collector()?.();
   };
 }
+
+/** Collect now (before a step that builds much on top of what is kept). */
+export function collectNow(): void {
+  collector()?.();
+}
