@@ -93,6 +93,7 @@ async function prepare(opts: ClaudeImportOptions) {
 
 export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promise<ClaudeImportDetails> {
   const { session, cwd, transcriptCwd, title, messages: convMessages, rec, hiddenTalk, warnings } = await prepare(opts);
+  collectNow(); // the transcript's lines are garbage now: free them before the write builds the log
   const ws = await resolveWorkspace(cwd, { dataHome: opts.dataHome }).catch((e: unknown) => {
     // The transcript's folder may be gone or on another machine: say how to point the import elsewhere.
     if (!opts.cwd && e instanceof RetraceError && (e.code === 'E_NOT_FOUND' || e.code === 'E_NOT_A_DIRECTORY'))

@@ -31,6 +31,23 @@ export interface ConformanceRow {
   problems: string[];
 }
 
+function emptyRow(file: string, agent: ConformanceRow['agent']): ConformanceRow {
+  return {
+    file,
+    agent,
+    typedInFile: 0,
+    typedShown: 0,
+    newestShown: null,
+    hiddenRewind: 0,
+    hiddenOther: 0,
+    resentPoints: 0,
+    edits: { inFile: 0, rebuilt: 0, missing: 0, onRewound: 0, unaccounted: 0 },
+    ms: 0,
+    peakRssMb: 0,
+    problems: [],
+  };
+}
+
 /** Runs `fn` while sampling the process's resident memory; returns its result, the time and the peak. */
 async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; peakRssMb: number }> {
   let peak = process.memoryUsage().rss;
@@ -53,20 +70,7 @@ function configDirOf(file: string, fallback: string): string {
 
 export async function checkClaudeTranscript(file: string): Promise<ConformanceRow> {
   const tmp = mkdtempSync(join(tmpdir(), 'retrace-conformance-'));
-  const row: ConformanceRow = {
-    file,
-    agent: 'claude-code',
-    typedInFile: 0,
-    typedShown: 0,
-    newestShown: null,
-    hiddenRewind: 0,
-    hiddenOther: 0,
-    resentPoints: 0,
-    edits: { inFile: 0, rebuilt: 0, missing: 0, onRewound: 0, unaccounted: 0 },
-    ms: 0,
-    peakRssMb: 0,
-    problems: [],
-  };
+  const row = emptyRow(file, 'claude-code');
   try {
     const raw = await countClaudeTranscript(
       file,
@@ -131,20 +135,7 @@ export async function checkClaudeTranscript(file: string): Promise<ConformanceRo
 /** A Cline task folder through `importCline` (its public entry point): counts from ui_messages.json. */
 export async function checkClineTask(taskDir: string): Promise<ConformanceRow> {
   const tmp = mkdtempSync(join(tmpdir(), 'retrace-conformance-'));
-  const row: ConformanceRow = {
-    file: taskDir,
-    agent: 'cline',
-    typedInFile: 0,
-    typedShown: 0,
-    newestShown: null,
-    hiddenRewind: 0,
-    hiddenOther: 0,
-    resentPoints: 0,
-    edits: { inFile: 0, rebuilt: 0, missing: 0, onRewound: 0, unaccounted: 0 },
-    ms: 0,
-    peakRssMb: 0,
-    problems: [],
-  };
+  const row = emptyRow(taskDir, 'cline');
   try {
     const ui = JSON.parse(readFileSync(join(taskDir, 'ui_messages.json'), 'utf8')) as Record<string, unknown>[];
     const said = (m: Record<string, unknown>) => (m.type === 'say' ? String(m.say) : '');
