@@ -241,7 +241,14 @@ describe('retrace import cline', () => {
     rmSync(join(storage, 'state'), { recursive: true }); // no history: the workspace comes from --cwd
     const r = await runCli(['import', 'cline', elsewhere, '--storage', storage, '--cwd', ws, '--json'], { home });
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ session: TASK, messages: 5, hidden: 3, checkpoints: 0, unavailable: 3, repository: null });
+    expect(r.json).toMatchObject({
+      session: TASK,
+      messages: 5,
+      hidden: 3,
+      checkpoints: 0,
+      unavailable: 3,
+      repository: null,
+    });
     const log = await cliJson<{ messages: { hash: string | null }[] }>(['log', '--cwd', ws], { home });
     expect(log.messages.every((m) => m.hash === null)).toBe(true);
     const events = readFileSync(join(workspaceDataDir(home, ws)!, 'sessions', `${TASK}.jsonl`), 'utf8')
