@@ -28,7 +28,7 @@ export interface TranscriptInput {
 
 const CONVERSATION_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress']);
 /** Record types Claude Code writes that are not conversation and that the importer needs nothing from. */
-const NOT_CONVERSATION = new Set(['queue-operation', 'permission-mode', 'last-prompt', 'pr-link', 'agent-name', 'tag']);
+const NOT_CONVERSATION = new Set(['queue-operation', 'permission-mode', 'last-prompt', 'pr-link']);
 
 export function parseConversation(input: TranscriptInput): Conversation {
   const reader = new TranscriptReader();
