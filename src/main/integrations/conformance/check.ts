@@ -159,7 +159,7 @@ export async function checkClineTask(taskDir: string): Promise<ConformanceRow> {
     const messages = (await engine.sessions.read(run.value.session)).messages;
     const visible = messages.filter((m) => !m.hidden);
     row.typedShown = visible.filter((m) => m.role === 'user').length;
-    row.hiddenOther = messages.length - visible.length;
+    row.hiddenOther = run.value.hidden;
     if (newest) {
       const head = String(newest.text).trim().slice(0, 60);
       row.newestShown = visible.some((m) => m.text.includes(head));
