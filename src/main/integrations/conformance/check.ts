@@ -139,7 +139,10 @@ export async function checkClineTask(taskDir: string): Promise<ConformanceRow> {
   try {
     const ui = JSON.parse(readFileSync(join(taskDir, 'ui_messages.json'), 'utf8')) as Record<string, unknown>[];
     const said = (m: Record<string, unknown>) => (m.type === 'say' ? String(m.say) : '');
-    row.typedInFile = ui.filter((m) => said(m) === 'task' || said(m) === 'user_feedback').length;
+    // The task's prompt is the first message (say "task", or "text" in some builds); then the person's feedback.
+    row.typedInFile = ui.filter(
+      (m, i) => said(m) === 'task' || said(m) === 'user_feedback' || (i === 0 && said(m) === 'text'),
+    ).length;
     const talk = ui.filter((m) => ['task', 'text', 'user_feedback', 'completion_result'].includes(said(m)) && m.text);
     const newest = talk.at(-1);
     const dataHome = join(tmp, 'data');
