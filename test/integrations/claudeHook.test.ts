@@ -119,6 +119,8 @@ describe('retrace hook claude-code', () => {
       },
     );
     await hook({ hook_event_name: 'Stop', stop_hook_active: false });
+    // Another Stop hook asked Claude to go on and it had nothing to add: Stop runs again for the same reply.
+    await hook({ hook_event_name: 'Stop', stop_hook_active: true });
 
     const log = await cliJson<{
       session: string;

@@ -112,7 +112,7 @@ export function rewindTranscript(cwd: string, sessionId = '11111111-2222-4333-84
       },
     }),
     L({ type: 'assistant', uuid: 'a4', parent: 'r2', ts: t(13), apiId: 'm4', content: text('Now it says two.') }),
-    JSON.stringify({ type: 'queue-operation', operation: 'enqueue', timestamp: t(14) }),
+    JSON.stringify({ type: 'x-future-record', operation: 'enqueue', timestamp: t(14) }),
     // the resumed branch: back to a2
     L({ type: 'user', uuid: 'u3', parent: 'a2', ts: t(20), content: 'Make it three instead' }),
     L({
@@ -187,7 +187,7 @@ export function rewindTranscript(cwd: string, sessionId = '11111111-2222-4333-84
     }),
     L({ type: 'assistant', uuid: 'a7a', parent: 'r5', ts: t(29), apiId: 'm7', content: text('Three') }),
     L({ type: 'assistant', uuid: 'a7b', parent: 'a7a', ts: t(30), apiId: 'm7', content: text('it is.') }),
-    JSON.stringify({ type: 'queue-operation', operation: 'dequeue', timestamp: t(31) }),
+    JSON.stringify({ type: 'x-future-record', operation: 'dequeue', timestamp: t(31) }),
   ];
   // A line Claude Code was still writing: no newline, cut mid-way.
   return (

@@ -165,7 +165,7 @@ describe('retrace import cline', () => {
     const res = await cliJson(['import', 'cline', taskDir], { home }); // workspace from taskHistory, storage = grandparent
     expect(res).toMatchObject({
       session: TASK,
-      messages: 8,
+      messages: 8, // visible ones: Cline's chat hides none of them
       checkpoints: 3,
       hidden: 0,
       workspace: ws,

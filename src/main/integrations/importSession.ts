@@ -36,6 +36,7 @@ export interface ImportSessionInput {
 
 export interface ImportSessionResult {
   session: string;
+  /** Visible messages (as `retrace sessions` counts them); `hidden` counts the others. */
   messages: number;
   checkpoints: number;
   hidden: number;
@@ -56,7 +57,7 @@ export async function existingCounts(engine: WorkspaceEngine, id: string): Promi
   const s = await engine.sessions.read(id);
   return {
     session: id,
-    messages: s.messages.length,
+    messages: s.messages.filter((m) => !m.hidden).length,
     checkpoints: s.messages.filter((m) => m.hash).length,
     hidden: s.messages.filter((m) => m.hidden).length,
   };
@@ -117,5 +118,5 @@ export async function writeImportedSession(
   opts.createdAt = input.createdAt ?? events[0]?.ts ?? new Date().toISOString();
   engine.sessions.create(input.id, opts);
   await publish(engine, input.id, events, { from: await shadow.readRef(sessionRef(input.id)), to: prev });
-  return { session: input.id, messages: events.length, checkpoints, hidden: hide.length };
+  return { session: input.id, messages: events.length - hide.length, checkpoints, hidden: hide.length };
 }

@@ -7,7 +7,17 @@
  * `file-history/<newUuid>/`, so Claude Code's own /rewind keeps working in the fork.
  */
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { arr, obj, str } from './jsonl';
@@ -57,35 +67,48 @@ export function forkTranscript(
   for (const l of main) if (!byUuid.has(l.uuid)) byUuid.set(l.uuid, l);
   const end = findTarget(target, byUuid, main, conv.mainChain);
   if (!end) throw new RetraceError('E_UNKNOWN_MESSAGE', 'the chosen message is not in the Claude Code transcript');
-  const chain = completeToolResults(chainTo(end, byUuid), main);
+  const chain = completeToolResults(linesUpTo(end, conv.mainChain, byUuid), main);
   const onChain = new Set(chain.map((l) => l.uuid));
 
-  const newId = opts.newId ?? randomUUID();
   const oldId = conv.sessionId;
-  const out: string[] = [];
+  const entries = [...chain.map((l) => l.entry), ...snapshotEntries(text, onChain)].sort((a, b) => a.line - b.line);
+  const render = (id: string) =>
+    entries
+      .map((entry) => {
+        const data = { ...entry.data };
+        if ('sessionId' in data) data.sessionId = id;
+        return JSON.stringify(data);
+      })
+      .join('\n') + '\n';
   const backups: string[] = [];
-  for (const entry of [...chain.map((l) => l.entry), ...snapshotEntries(text, onChain)].sort(
-    (a, b) => a.line - b.line,
-  )) {
-    const data = { ...entry.data };
-    if ('sessionId' in data) data.sessionId = newId;
-    if (data.type === 'file-history-snapshot') {
-      for (const b of Object.values(obj(obj(data.snapshot)?.trackedFileBackups) ?? {})) {
-        const name = str(obj(b)?.backupFileName);
-        if (name) backups.push(name);
-      }
+  for (const entry of entries) {
+    if (entry.data.type !== 'file-history-snapshot') continue;
+    for (const b of Object.values(obj(obj(entry.data.snapshot)?.trackedFileBackups) ?? {})) {
+      const name = str(obj(b)?.backupFileName);
+      if (name) backups.push(name);
     }
-    out.push(JSON.stringify(data));
   }
 
   const dir = opts.dir ?? dirname(transcriptPath);
   mkdirSync(dir, { recursive: true });
+  // Restoring the same point again (each `restore --both`) finds the fork it made before: no identical copy.
+  const same = opts.newId ? null : identicalFork(dir, transcriptPath, render);
+  if (same)
+    return {
+      sessionId: same,
+      transcript: join(dir, `${same}.jsonl`),
+      command: `claude --resume ${same}`,
+      lines: entries.length,
+      lastUuid: end.uuid,
+    };
+  const newId = opts.newId ?? randomUUID();
+  const out = render(newId);
   const dest = join(dir, `${newId}.jsonl`);
   if (existsSync(dest)) throw new RetraceError('E_INTERNAL', `a transcript ${basename(dest)} exists already`);
   // Written beside, then renamed: Claude Code never sees a half-written session.
   const tmp = join(dir, `.${newId}.jsonl.retrace-tmp`);
   try {
-    writeFileSync(tmp, out.join('\n') + '\n', { flag: 'wx' });
+    writeFileSync(tmp, out, { flag: 'wx' });
     renameSync(tmp, dest);
   } catch (e) {
     rmSync(tmp, { force: true });
@@ -96,9 +119,48 @@ export function forkTranscript(
     sessionId: newId,
     transcript: dest,
     command: `claude --resume ${newId}`,
-    lines: out.length,
+    lines: entries.length,
     lastUuid: end.uuid,
   };
+}
+
+/**
+ * The lines a fork holds: the timeline up to `end` (sibling calls of a parallel response and their results
+ * included) when `end` is on it, else `end`'s own chain; with every line's ancestors as written (progress
+ * lines and all), so no copied line points at a parent the fork lacks.
+ */
+function linesUpTo(end: ConvLine, timeline: ConvLine[], byUuid: Map<string, ConvLine>): ConvLine[] {
+  const at = timeline.indexOf(end);
+  const picked = new Map<string, ConvLine>();
+  const seeds = at >= 0 ? timeline.slice(0, at + 1) : [end];
+  for (const seed of seeds) {
+    if (picked.has(seed.uuid)) continue;
+    for (const l of chainTo(seed, byUuid)) picked.set(l.uuid, l);
+  }
+  return [...picked.values()].sort((a, b) => a.order - b.order);
+}
+
+/** An earlier fork in `dir` with exactly the content this one would have (its id), or null. */
+function identicalFork(dir: string, original: string, render: (id: string) => string): string | null {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return null;
+  }
+  const size = Buffer.byteLength(render('00000000-0000-0000-0000-000000000000'));
+  for (const name of names) {
+    const m = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(name);
+    const path = join(dir, name);
+    if (!m || path === original) continue;
+    try {
+      if (statSync(path).size !== size) continue;
+      if (readFileSync(path, 'utf8') === render(m[1]!)) return m[1]!;
+    } catch {
+      continue;
+    }
+  }
+  return null;
 }
 
 function findTarget(

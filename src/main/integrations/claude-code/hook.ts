@@ -15,6 +15,7 @@ import { isValidSessionId } from '../../engine/sessions/ids';
 import { resolveWorkspace } from '../../engine/workspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import { arr, obj, str } from './jsonl';
+import { stripAnsi } from './labels';
 import { saveOrigin } from './origin';
 import { summarizeToolUse } from './toolSummary';
 
@@ -31,6 +32,8 @@ export interface HookPayload {
   tool_response?: unknown;
   tool_use_id?: string;
   last_assistant_message?: string;
+  /** Stop: true when Claude goes on because a Stop hook asked it to (this Stop may repeat the last one). */
+  stop_hook_active?: boolean;
   /** Set inside sub-agents (newer Claude Code). */
   agent_id?: string;
   agent_type?: string;
@@ -83,7 +86,10 @@ export async function handleHook(
     text = final?.text || payload.last_assistant_message || 'Claude finished its turn';
     if (final?.uuid) meta = { ...meta, sourceId: final.uuid };
   }
-  if (env.RETRACE_HOOK_RETRY === '1' && alreadyRecorded(engine, session, plan.role, text, meta)) {
+  text = stripAnsi(text);
+  // A retried call, or a Stop run again for a reply already recorded (stop_hook_active): never twice.
+  const mayRepeat = env.RETRACE_HOOK_RETRY === '1' || (event === 'Stop' && payload.stop_hook_active === true);
+  if (mayRepeat && alreadyRecorded(engine, session, plan.role, text, meta)) {
     return { event, recorded: false, session };
   }
   const hint = plan.file ? hintPath(ws.root, plan.file, payload.cwd) : null;

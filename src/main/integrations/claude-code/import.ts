@@ -7,7 +7,7 @@
  * changes only files the agent touched. A session already in the workspace (imported, or recorded by the
  * hooks) is left as it is with a clear message, unless `replace` is given.
  */
-import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { MessageMeta } from '../../../shared/model';
@@ -23,10 +23,12 @@ import {
   type ImportMessage,
   type ImportOutcome,
 } from '../importSession';
-import { parseConversation } from './conversation';
+import { readConversation, type Conversation, type HiddenReason } from './conversation';
+import { isTalk } from './labels';
+import { collectNow } from './memory';
 import { saveOrigin } from './origin';
 import { backupReader } from './paths';
-import { reconstructSteps, type FileState } from './reconstruct';
+import { reconstructSteps, type EditAccount, type FileState } from './reconstruct';
 
 export interface ClaudeImportOptions {
   file: string;
@@ -39,13 +41,29 @@ export interface ClaudeImportOptions {
 }
 
 export interface ClaudeImportResult extends ImportOutcome {
-  reconstructed: { files: string[]; missing: string[] };
+  /** Files rebuilt at some step, and each file edit that could not be (with why). */
+  reconstructed: { files: string[]; missing: { path: string; reason: string }[] };
+}
+
+/** The import's result with what it was made from (the conformance tool reads these). */
+export interface ClaudeImportDetails {
+  result: ClaudeImportResult;
+  /** Main-thread user/assistant lines left off the timeline, by reason. */
+  hiddenTalk: Record<HiddenReason, number>;
+  /** Every successful file edit of the transcript and where it ended up. */
+  edits: EditAccount[];
 }
 
 export async function importClaudeCode(opts: ClaudeImportOptions): Promise<ClaudeImportResult> {
-  const env = opts.env ?? process.env;
-  const text = readTranscript(opts.file);
-  const conv = parseConversation({ text, agents: findAgentFiles(opts.file, text) });
+  return (await importClaudeCodeDetailed(opts)).result;
+}
+
+/**
+ * The transcript read and its steps rebuilt: all the write needs, and nothing of the transcript's lines
+ * (a long one's lines are then free while the shadow repository is written).
+ */
+async function prepare(opts: ClaudeImportOptions) {
+  const conv = await readTranscript(opts.file);
   if (conv.mainChain.length === 0)
     throw new RetraceError(
       'E_IMPORT',
@@ -57,7 +75,25 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
   const cwd = opts.cwd ?? conv.cwd;
   if (!cwd)
     throw new RetraceError('E_IMPORT', 'the transcript does not say its workspace (no cwd); give one with --cwd');
+  const rec = reconstructSteps(conv, { readBackup: backupReader(session, opts.env ?? process.env) });
+  const hiddenTalk: Record<HiddenReason, number> = { rewind: 0, other: 0 };
+  const talk = new Set(conv.lines.filter(isTalk).map((l) => l.uuid));
+  for (const [uuid, why] of conv.hiddenLines) if (talk.has(uuid)) hiddenTalk[why]++;
+  return {
+    session,
+    cwd,
+    transcriptCwd: conv.cwd,
+    title: conv.title,
+    messages: conv.messages,
+    rec,
+    hiddenTalk,
+    warnings: [...conv.warnings, ...rec.warnings],
+  };
+}
 
+export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promise<ClaudeImportDetails> {
+  const { session, cwd, transcriptCwd, title, messages: convMessages, rec, hiddenTalk, warnings } = await prepare(opts);
+  collectNow(); // the transcript's lines are garbage now: free them before the write builds the log
   const ws = await resolveWorkspace(cwd, { dataHome: opts.dataHome }).catch((e: unknown) => {
     // The transcript's folder may be gone or on another machine: say how to point the import elsewhere.
     if (!opts.cwd && e instanceof RetraceError && (e.code === 'E_NOT_FOUND' || e.code === 'E_NOT_A_DIRECTORY'))
@@ -65,16 +101,20 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
     throw e;
   });
   const engine = new WorkspaceEngine(ws, { actor: 'retrace import' });
-  const rec = reconstructSteps(conv, { readBackup: backupReader(session, env) });
-  const warnings = [...conv.warnings, ...rec.warnings];
   const allRebuilt = new Set<string>();
-  const allMissing = new Set<string>(rec.outside);
+  const edits = rec.edits.map((e) =>
+    e.status === 'rebuilt' && isHardExcluded(e.path)
+      ? { ...e, status: 'missing' as const, reason: 'excluded from checkpoints' }
+      : e,
+  );
+  const missing = uniqueMissing(edits);
+  const details = (result: ClaudeImportResult): ClaudeImportDetails => ({ result, hiddenTalk, edits });
 
   return engine.write(async () => {
     if (engine.sessions.exists(session)) {
       if (!opts.replace) {
         const counts = await existingCounts(engine, session);
-        return {
+        return details({
           ...counts,
           workspace: ws.root,
           skipped: true,
@@ -82,7 +122,7 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
           warnings: [
             `session ${session} is in this workspace already (imported or recorded by hooks); left as it is (--replace imports it again over it)`,
           ],
-        };
+        });
       }
       await removeSession(engine, session);
     }
@@ -92,12 +132,15 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
     const paths = rec.touched.filter((p) => !isHardExcluded(p));
     const excluded = rec.touched.filter((p) => isHardExcluded(p));
     if (excluded.length > 0) warnings.push(`not rebuilt (excluded from checkpoints): ${excluded.join(', ')}`);
+    if (missing.length > 0)
+      warnings.push(`${missing.length} file edit(s) could not be rebuilt (see reconstructed.missing for why)`);
 
     const builder = await TreeBuilder.open(shadow, base);
     const messages: ImportMessage[] = [];
     try {
       const last = new Map<string, FileState | 'base'>();
-      for (const [i, m] of conv.messages.entries()) {
+      let tree: string | null = null;
+      for (const [i, m] of convMessages.entries()) {
         const meta: MessageMeta = { ...m.meta };
         const out: ImportMessage = { role: m.role, text: m.text, ts: m.ts, meta, hidden: m.hidden };
         const cp = checkpointAt.get(i);
@@ -109,12 +152,13 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
             last.set(p, want);
             edits.set(p, want === 'base' ? 'base' : want === null ? null : Buffer.from(want, 'utf8'));
           }
-          out.checkpoint = { tree: await builder.write(edits) };
+          // A step that changed nothing has the tree of the step before: no git call for it.
+          if (edits.size > 0 || tree === null) tree = await builder.write(edits);
+          out.checkpoint = { tree };
           const files = cp.rebuilt.filter((p) => !isHardExcluded(p));
-          const missing = [...cp.missing, ...cp.rebuilt.filter((p) => isHardExcluded(p))];
-          if (files.length > 0 || missing.length > 0) meta.reconstructed = { files, missing };
+          const notRebuilt = [...cp.missing, ...cp.rebuilt.filter((p) => isHardExcluded(p))];
+          if (files.length > 0 || notRebuilt.length > 0) meta.reconstructed = { files, missing: notRebuilt };
           files.forEach((f) => allRebuilt.add(f));
-          missing.forEach((f) => allMissing.add(f));
         }
         messages.push(out);
       }
@@ -123,27 +167,43 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
     }
     const written = await writeImportedSession(engine, {
       id: session,
-      ...(conv.title ? { title: conv.title } : {}),
+      ...(title ? { title } : {}),
       source: 'claude-code',
       messages,
       importer: 'claude-code',
-      origin: { kind: 'claude-code', transcript: opts.file, sessionId: session, cwd: conv.cwd ?? cwd },
+      origin: { kind: 'claude-code', transcript: opts.file, sessionId: session, cwd: transcriptCwd ?? cwd },
     });
-    saveOrigin(ws, session, { kind: 'claude-code', transcript: opts.file, sessionId: session, cwd: conv.cwd ?? cwd });
-    return {
+    saveOrigin(ws, session, {
+      kind: 'claude-code',
+      transcript: opts.file,
+      sessionId: session,
+      cwd: transcriptCwd ?? cwd,
+    });
+    return details({
       ...written,
       workspace: ws.root,
       skipped: false,
-      reconstructed: { files: [...allRebuilt].sort(), missing: [...allMissing].sort() },
+      reconstructed: { files: [...allRebuilt].sort(), missing },
       warnings,
-    };
+    });
   });
 }
 
-function readTranscript(file: string): string {
+/** One entry per file and reason, in path order. */
+function uniqueMissing(edits: EditAccount[]): { path: string; reason: string }[] {
+  const seen = new Map<string, { path: string; reason: string }>();
+  for (const e of edits)
+    if (e.status === 'missing') seen.set(`${e.path}\0${e.reason}`, { path: e.path, reason: e.reason ?? '' });
+  return [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+async function readTranscript(file: string): Promise<Conversation> {
   try {
-    return readFileSync(file, 'utf8');
+    if (statSync(file).isDirectory())
+      throw new RetraceError('E_IMPORT', `${file} is a folder, not a transcript (.jsonl)`);
+    return await readConversation(file, findAgentFiles(file));
   } catch (e) {
+    if (e instanceof RetraceError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new RetraceError('E_IMPORT', `no such transcript: ${file}`);
     if (code === 'EISDIR') throw new RetraceError('E_IMPORT', `${file} is a folder, not a transcript (.jsonl)`);
@@ -155,10 +215,10 @@ function readTranscript(file: string): string {
  * Sub-agent transcripts of this session: `agent-*.jsonl` beside it whose lines name this session (2.0.x),
  * and `<sessionId>/subagents/agent-*.jsonl` (2.1.x).
  */
-export function findAgentFiles(file: string, text: string): { name: string; text: string }[] {
+export function findAgentFiles(file: string): { name: string; path: string }[] {
   const dir = dirname(file);
-  const sessionId = sessionIdOf(text);
-  const out: { name: string; text: string }[] = [];
+  const sessionId = sessionIdOf(head(file)) ?? basename(file).replace(/\.jsonl$/, '');
+  const out: { name: string; path: string }[] = [];
   const read = (folder: string, check: boolean) => {
     let names: string[];
     try {
@@ -170,18 +230,12 @@ export function findAgentFiles(file: string, text: string): { name: string; text
       if (!/^agent-[A-Za-z0-9_-]+\.jsonl$/.test(name)) continue;
       const path = join(folder, name);
       // A project folder can hold hundreds of other sessions' agent files: look at each one's head first.
-      if (check && sessionId && sessionIdOf(head(path)) !== sessionId) continue;
-      let t: string;
-      try {
-        t = readFileSync(path, 'utf8');
-      } catch {
-        continue;
-      }
-      out.push({ name, text: t });
+      if (check && sessionIdOf(head(path)) !== sessionId) continue;
+      out.push({ name, path });
     }
   };
   read(dir, true);
-  if (sessionId) read(join(dir, sessionId, 'subagents'), false);
+  read(join(dir, sessionId, 'subagents'), false);
   return out;
 }
 
@@ -189,12 +243,12 @@ function sessionIdOf(text: string): string | undefined {
   return /"sessionId"\s*:\s*"([^"]+)"/.exec(text)?.[1];
 }
 
-/** The first 16 KiB of a file (enough for its first line's sessionId), or '' when unreadable. */
+/** The first 64 KiB of a file (enough for its first lines' sessionId), or '' when unreadable. */
 function head(path: string): string {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
-    const buf = Buffer.alloc(16 * 1024);
+    const buf = Buffer.alloc(64 * 1024);
     const n = readSync(fd, buf, 0, buf.length, 0);
     return buf.subarray(0, n).toString('utf8');
   } catch {

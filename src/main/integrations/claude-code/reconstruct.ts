@@ -8,7 +8,7 @@
  * listed as missing. Pure: backups are read through a callback.
  */
 import { obj, str } from './jsonl';
-import type { Conversation, ConversationMessage, ToolResult, ToolUse } from './conversation';
+import type { Conversation, ConversationMessage, ToolResult, ToolUse } from './types';
 import {
   applyHunks,
   applyStringEdit,
@@ -34,8 +34,22 @@ export interface StepCheckpoint {
   missing: string[];
 }
 
+/** Where one successful Edit/Write/MultiEdit/NotebookEdit of the transcript ended up. */
+export interface EditAccount {
+  toolUseId: string;
+  /** Workspace-relative, or absolute when outside it or not known relative. */
+  path: string;
+  status: 'rebuilt' | 'missing' | 'hidden';
+  /** Why it is missing or hidden. */
+  reason?: string;
+}
+
+export const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
 export interface Reconstruction {
   checkpoints: StepCheckpoint[];
+  /** Every successful file edit of the transcript, once each. */
+  edits: EditAccount[];
   /** Every workspace-relative path the session touched. */
   touched: string[];
   /** Touched paths outside the workspace (absolute), which no checkpoint can hold. */
@@ -51,13 +65,18 @@ export interface ReconstructOptions {
 }
 
 interface FileEvent {
+  toolUseId: string;
+  tool: string;
   /** Workspace-relative, or null when outside the workspace. */
   path: string | null;
   absolute: string;
-  /** State before the tool ran, when the transcript says (undefined: not said). */
-  before?: FileState;
+  /**
+   * State before the tool ran, when the transcript says (undefined: not said); a Buffer when the reader kept
+   * the text as UTF-8 bytes (slim.ts), decoded only when used.
+   */
+  before?: FileState | Buffer;
   /** State after, when the transcript says it outright. */
-  after?: FileState;
+  after?: FileState | Buffer;
   /** Otherwise: derive it from the state before. */
   transform?: (before: string) => string | null;
   ts: string;
@@ -89,11 +108,28 @@ export function reconstructSteps(conv: Conversation, opts: ReconstructOptions = 
   const sideThreadOf = new Map<string, string | undefined>();
   for (const t of conv.subagents) for (const l of t.lines) sideThreadOf.set(l.uuid, t.taskToolUseId);
 
+  const edits = new Map<string, EditAccount>();
+  const account = (a: EditAccount) => {
+    if (!edits.has(a.toolUseId) || a.status === 'rebuilt') edits.set(a.toolUseId, a);
+  };
+  for (const r of conv.hiddenToolResults) {
+    const use = conv.toolUses.get(r.toolUseId);
+    if (!use || !succeeded(use, r)) continue;
+    account({ toolUseId: use.id, path: editPath(use, r), status: 'hidden', reason: 'on a rewound branch' });
+  }
   for (const r of conv.toolResults) {
     const use = conv.toolUses.get(r.toolUseId);
-    if (!use) continue;
+    if (!use || !succeeded(use, r)) continue;
     const ev = fileEvent(use, r, cwd, order++);
-    if (!ev) continue;
+    if (!ev) {
+      account({
+        toolUseId: use.id,
+        path: editPath(use, r),
+        status: 'missing',
+        reason: 'the transcript does not name the file',
+      });
+      continue;
+    }
     let at: number | undefined;
     if (mainResultLines.has(r.line.uuid)) at = hostOfToolUse.get(r.toolUseId);
     else {
@@ -102,7 +138,15 @@ export function reconstructSteps(conv: Conversation, opts: ReconstructOptions = 
       // A sub-agent we cannot tie to its Task: its edits count at the first step at or after them.
       at ??= firstVisibleAtOrAfter(messages, visibleIdx, r.line.ts);
     }
-    if (at === undefined) continue;
+    if (at === undefined) {
+      account({
+        toolUseId: use.id,
+        path: ev.absolute,
+        status: 'missing',
+        reason: 'no step of the conversation holds it',
+      });
+      continue;
+    }
     host(at, ev);
   }
   for (const list of eventsAt.values()) list.sort((a, b) => (a.ts === b.ts ? a.order - b.order : a.ts < b.ts ? -1 : 1));
@@ -158,7 +202,7 @@ export function reconstructSteps(conv: Conversation, opts: ReconstructOptions = 
       touched.add(ev.path);
       if (decided.has(ev.path)) continue;
       decided.add(ev.path);
-      if (ev.before !== undefined) cur.set(ev.path, ev.before);
+      if (ev.before !== undefined) cur.set(ev.path, textOf(ev.before));
     }
   }
   for (const p of snapshotAt.values()) for (const path of p.keys()) touched.add(path);
@@ -172,14 +216,17 @@ export function reconstructSteps(conv: Conversation, opts: ReconstructOptions = 
     for (const ev of eventsAt.get(i) ?? []) {
       if (ev.path === null) {
         missing.add(ev.absolute);
+        account({ toolUseId: ev.toolUseId, path: ev.absolute, status: 'missing', reason: 'outside the workspace' });
         continue;
       }
       if (ev.before !== undefined) {
+        const before = textOf(ev.before);
         const known = cur.get(ev.path);
-        if (cur.has(ev.path) && known !== ev.before) drift.add(ev.path);
-        cur.set(ev.path, ev.before);
+        if (cur.has(ev.path) && known !== before) drift.add(ev.path);
+        // The same text as the state rebuilt so far: keep that one string, not a second copy of it.
+        cur.set(ev.path, known === before ? known : before);
       }
-      let after: FileState | undefined = ev.after;
+      let after: FileState | undefined = ev.after === undefined ? undefined : textOf(ev.after);
       if (after === undefined && ev.transform) {
         const prev = cur.get(ev.path);
         const base = typeof prev === 'string' ? prev : prev === null ? '' : undefined;
@@ -190,10 +237,12 @@ export function reconstructSteps(conv: Conversation, opts: ReconstructOptions = 
         cur.delete(ev.path);
         missing.add(ev.path);
         rebuilt.delete(ev.path);
+        account({ toolUseId: ev.toolUseId, path: ev.path, status: 'missing', reason: whyNotRebuilt(ev) });
       } else {
         cur.set(ev.path, after);
         rebuilt.add(ev.path);
         missing.delete(ev.path);
+        account({ toolUseId: ev.toolUseId, path: ev.path, status: 'rebuilt' });
       }
     }
     if (!carries(i)) continue;
@@ -207,6 +256,7 @@ export function reconstructSteps(conv: Conversation, opts: ReconstructOptions = 
     );
   return {
     checkpoints,
+    edits: [...edits.values()],
     touched: [...touched].sort(),
     outside: [...outside].sort(),
     drift: [...drift].sort(),
@@ -222,31 +272,50 @@ function firstVisibleAtOrAfter(messages: ConversationMessage[], visibleIdx: numb
   return visibleIdx.at(-1);
 }
 
-/** What one tool call did to one file, as far as the transcript says. */
+/** A file-editing call that ran (an error result, or a result that is only an error string, did not). */
+export function succeeded(use: ToolUse, r: ToolResult): boolean {
+  return EDIT_TOOLS.has(use.name) && !r.isError && typeof r.result !== 'string';
+}
+
+function editPath(use: ToolUse, r: ToolResult): string {
+  const input = obj(use.input) ?? {};
+  return str(obj(r.result)?.filePath) ?? str(input.file_path) ?? str(input.notebook_path) ?? '(unnamed)';
+}
+
+function whyNotRebuilt(ev: FileEvent): string {
+  if (ev.tool === 'NotebookEdit') return 'the transcript does not hold the notebook and no file-history backup has it';
+  return 'the content before the edit is not known (no originalFile, no backup) or the edit does not apply to it';
+}
+
+/** What one successful tool call did to one file, as far as the transcript says. */
 function fileEvent(use: ToolUse, r: ToolResult, cwd: string | null, order: number): FileEvent | null {
-  if (r.isError) return null;
-  if (typeof r.result === 'string') return null; // "Error: …": the tool did not run
   const res = obj(r.result);
   const input = obj(use.input) ?? {};
   const name = use.name;
-  if (!['Write', 'Edit', 'MultiEdit', 'NotebookEdit'].includes(name)) return null;
   const absolute = str(res?.filePath) ?? str(input.file_path) ?? str(input.notebook_path);
   if (!absolute) return null;
-  const ev: FileEvent = { path: toWorkspacePath(absolute, cwd), absolute, ts: r.line.ts, order };
+  const ev: FileEvent = {
+    toolUseId: use.id,
+    tool: name,
+    path: toWorkspacePath(absolute, cwd),
+    absolute,
+    ts: r.line.ts,
+    order,
+  };
   const original = res?.originalFile;
   if (name === 'Write') {
-    const content = str(res?.content) ?? str(input.content);
+    const content = [input.content, res?.content].find(isText);
     if (content !== undefined) ev.after = content;
     if (res?.type === 'create') ev.before = null;
-    else if (typeof original === 'string') ev.before = original;
+    else if (isText(original)) ev.before = original;
   } else if (name === 'Edit') {
-    if (typeof original === 'string') ev.before = original;
+    if (isText(original)) ev.before = original;
     const edit = toStringEdit(res) ?? toStringEdit(input);
     const hunks = toHunks(res?.structuredPatch);
     ev.transform = (before) => editWith(before, edit ? [edit] : null, hunks);
   } else if (name === 'MultiEdit') {
     const originalContents = res?.originalFileContents ?? original;
-    if (typeof originalContents === 'string') ev.before = originalContents;
+    if (isText(originalContents)) ev.before = originalContents;
     const edits = toStringEdits(res?.edits) ?? toStringEdits(input.edits);
     const hunks = toHunks(res?.structuredPatch);
     ev.transform = (before) => editWith(before, edits, hunks);
@@ -254,6 +323,9 @@ function fileEvent(use: ToolUse, r: ToolResult, cwd: string | null, order: numbe
   // NotebookEdit: the transcript does not hold the notebook; only a file-history backup can tell.
   return ev;
 }
+
+const isText = (v: unknown): v is string | Buffer => typeof v === 'string' || Buffer.isBuffer(v);
+const textOf = (v: FileState | Buffer): FileState => (Buffer.isBuffer(v) ? v.toString('utf8') : v);
 
 function editWith(before: string, edits: StringEdit[] | null, hunks: Hunk[] | null): string | null {
   const byStrings = edits

@@ -136,7 +136,6 @@ export async function importCodex(opts: CodexImportOptions): Promise<CodexImport
     });
     return {
       ...written,
-      messages: written.messages - written.hidden,
       agent: 'codex' as const,
       workspace: ws.root,
       skipped: false,

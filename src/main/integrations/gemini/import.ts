@@ -151,7 +151,6 @@ export async function importGemini(opts: GeminiImportOptions): Promise<GeminiImp
     });
     return {
       ...written,
-      messages: written.messages - written.hidden,
       agent: 'gemini' as const,
       workspace: ws.root,
       skipped: false,

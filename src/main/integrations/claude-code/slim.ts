@@ -1,0 +1,149 @@
+/**
+ * The parts of a transcript line the importer reads, and nothing else: a long session's lines carry token
+ * usage, thinking, whole file reads and command outputs that are never shown in full. Keeping only these
+ * parts is what lets a large transcript import in memory close to its size on disk. Pure.
+ */
+import { arr, obj } from './jsonl';
+import { RESULT_EXCERPT } from './messages';
+
+const TOP = [
+  'type',
+  'subtype',
+  'uuid',
+  'parentUuid',
+  'logicalParentUuid',
+  'isSidechain',
+  'timestamp',
+  'sessionId',
+  'cwd',
+  'version',
+  'agentId',
+  'isMeta',
+  'isCompactSummary',
+  'isVisibleInTranscriptOnly',
+  'content',
+  // file history
+  'messageId',
+  'snapshot',
+  'snapshotMessageId',
+  'trackingPath',
+  'backup',
+  // titles
+  'summary',
+  'leafUuid',
+  'customTitle',
+  'title',
+] as const;
+
+/**
+ * What reconstruction and sub-agent linking read from a tool's report (a Write's `content` is its input's
+ * `content` again: the input is kept, so this copy is not).
+ */
+const RESULT_KEYS = [
+  'type',
+  'filePath',
+  'originalFile',
+  'originalFileContents',
+  'structuredPatch',
+  'edits',
+  'oldString',
+  'newString',
+  'replaceAll',
+  'agentId',
+] as const;
+
+/** Values every line repeats (the cwd, the session id, the version): one copy each, not one per line. */
+const REPEATED = ['cwd', 'sessionId', 'version'] as const;
+
+/** A slimmer for one transcript (it shares the values lines repeat). */
+export function lineSlimmer(): (data: Record<string, unknown>) => Record<string, unknown> {
+  const shared = new Map<string, string>();
+  const once = (v: unknown): unknown => {
+    if (typeof v !== 'string') return v;
+    const known = shared.get(v);
+    if (known !== undefined) return known;
+    shared.set(v, v);
+    return v;
+  };
+  return (data) => {
+    const out = slimLine(data);
+    for (const k of REPEATED) if (out[k] !== undefined) out[k] = once(out[k]);
+    return out;
+  };
+}
+
+export function slimLine(data: Record<string, unknown>): Record<string, unknown> {
+  // A progress line only links the graph (graph.ts); nothing of it is shown.
+  if (data.type === 'progress') return pick(data, ['type', 'uuid', 'parentUuid', 'isSidechain']);
+  const out = pick(data, TOP);
+  const message = obj(data.message);
+  if (message) {
+    const m: Record<string, unknown> = { id: message.id, role: message.role };
+    const blocks = arr(message.content);
+    m.content = blocks ? blocks.map(slimBlock).filter((b) => b !== null) : message.content;
+    out.message = m;
+  }
+  const result = data.toolUseResult;
+  if (result !== undefined) out.toolUseResult = obj(result) ? slimResult(obj(result)!) : result;
+  return out;
+}
+
+/**
+ * A tool's report; a whole file's text in it (`originalFile`) is kept as UTF-8 bytes: a JavaScript string
+ * with one character beyond Latin-1 takes two bytes per character, and such files are common.
+ */
+function slimResult(result: Record<string, unknown>): Record<string, unknown> {
+  const out = pick(result, RESULT_KEYS);
+  for (const k of ['originalFile', 'originalFileContents'])
+    if (typeof out[k] === 'string' && (out[k] as string).length > 1024) out[k] = Buffer.from(out[k] as string, 'utf8');
+  return out;
+}
+
+function slimBlock(b: unknown): unknown {
+  const block = obj(b);
+  if (!block) return null;
+  switch (block.type) {
+    case 'thinking':
+    case 'redacted_thinking':
+      return null;
+    case 'image':
+      return { type: 'image' };
+    case 'tool_result':
+      return {
+        type: 'tool_result',
+        tool_use_id: block.tool_use_id,
+        is_error: block.is_error,
+        content: excerpt(block.content),
+      };
+    case 'tool_use': {
+      // A Write's whole file text, kept as bytes like a report's originalFile (slimResult).
+      const input = obj(block.input);
+      const content = input?.content;
+      if (block.name !== 'Write' || typeof content !== 'string' || content.length <= 1024) return block;
+      return { ...block, input: { ...input, content: Buffer.from(content, 'utf8') } };
+    }
+    default:
+      return block;
+  }
+}
+
+/** A tool result's text, cut a little beyond what a message shows. */
+function excerpt(content: unknown): unknown {
+  const limit = RESULT_EXCERPT + 100; // the excerpt shown, and enough beyond to know it was cut
+  if (typeof content === 'string') return content.length > limit ? content.slice(0, limit) : content;
+  const blocks = arr(content);
+  if (!blocks) return content;
+  return blocks.map((b) => {
+    const block = obj(b);
+    if (block?.type === 'image') return { type: 'image' };
+    if (block?.type === 'text' && typeof block.text === 'string' && block.text.length > limit)
+      return { type: 'text', text: block.text.slice(0, limit) };
+    return b;
+  });
+}
+
+function pick(data: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (data[k] !== undefined) out[k] = data[k];
+  return out;
+}
