@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkClaudeTranscript } from '../../src/main/integrations/conformance/check';
+import { checkClaudeTranscript, checkClineTask } from '../../src/main/integrations/conformance/check';
 import { findTranscripts } from '../../src/main/integrations/conformance/find';
 
 const SHARED = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
@@ -33,8 +33,24 @@ describe.skipIf(!present)('conformance on ../shared/fixtures/claude-code', () =>
   );
 });
 
-// The Cline half of issue 11 (its importer) is being fixed on another branch; its rows are checked by
-// `npm run conformance` and asserted here once that fix is merged.
-it.skip('conformance on ../shared/fixtures/cline (skipped: Cline importer fix lands separately)', () => {});
+const clineTasks = existsSync(`${SHARED}cline`)
+  ? findTranscripts([`${SHARED}cline`]).filter((f) => f.agent === 'cline')
+  : [];
+
+describe.skipIf(clineTasks.length === 0)('conformance on ../shared/fixtures/cline', () => {
+  it.each(clineTasks.map((f) => [f.path.slice(SHARED.length), f.path]))(
+    '%s',
+    async (_name, path) => {
+      const row = await checkClineTask(path);
+      expect(row.problems).toEqual([]);
+      expect(row.newestShown).toBe(true);
+      expect(row.hiddenOther).toBe(0);
+      expect(row.typedShown).toBe(row.typedInFile);
+      expect(row.edits.unaccounted).toBe(0);
+      expect(row.edits.rebuilt + row.edits.missing).toBe(row.edits.inFile);
+    },
+    120_000,
+  );
+});
 
 if (!present) it.skip('skipped: ../shared/fixtures absent', () => {});

@@ -4,12 +4,13 @@
  * when its newest message is shown, every successful edit is rebuilt or reported, and nothing is hidden
  * except on a real rewind.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { resolveWorkspace } from '../../engine/workspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import { findAgentFiles, importClaudeCodeDetailed } from '../claude-code/import';
+import { auditClineTask } from '../cline/audit';
 import { importCline } from '../cline/import';
 import { countClaudeTranscript } from './rawClaude';
 
@@ -132,19 +133,18 @@ export async function checkClaudeTranscript(file: string): Promise<ConformanceRo
   }
 }
 
-/** A Cline task folder through `importCline` (its public entry point): counts from ui_messages.json. */
+/**
+ * A Cline task folder through `importCline` (its public entry point). The file's side comes from
+ * `auditClineTask`, which reads ui_messages.json without the importer's code; the two meet through each
+ * imported message's `meta.sourceId` (the Cline `ts`).
+ */
 export async function checkClineTask(taskDir: string): Promise<ConformanceRow> {
   const tmp = mkdtempSync(join(tmpdir(), 'retrace-conformance-'));
   const row = emptyRow(taskDir, 'cline');
   try {
-    const ui = JSON.parse(readFileSync(join(taskDir, 'ui_messages.json'), 'utf8')) as Record<string, unknown>[];
-    const said = (m: Record<string, unknown>) => (m.type === 'say' ? String(m.say) : '');
-    // The task's prompt is the first message (say "task", or "text" in some builds); then the person's feedback.
-    row.typedInFile = ui.filter(
-      (m, i) => said(m) === 'task' || said(m) === 'user_feedback' || (i === 0 && said(m) === 'text'),
-    ).length;
-    const talk = ui.filter((m) => ['task', 'text', 'user_feedback', 'completion_result'].includes(said(m)) && m.text);
-    const newest = talk.at(-1);
+    const audit = auditClineTask(taskDir);
+    row.typedInFile = audit.typedPrompts;
+    row.edits.inFile = audit.edits.length;
     const dataHome = join(tmp, 'data');
     const workspace = join(tmp, 'workspace');
     mkdirSync(workspace);
@@ -161,15 +161,20 @@ export async function checkClineTask(taskDir: string): Promise<ConformanceRow> {
     const engine = new WorkspaceEngine(await resolveWorkspace(workspace, { dataHome }));
     const messages = (await engine.sessions.read(run.value.session)).messages;
     const visible = messages.filter((m) => !m.hidden);
+    const bySource = new Map(visible.map((m) => [m.meta?.sourceId, m]));
     row.typedShown = visible.filter((m) => m.role === 'user').length;
     row.hiddenOther = run.value.hidden;
-    if (newest) {
-      const head = String(newest.text).trim().slice(0, 60);
-      row.newestShown = visible.some((m) => m.text.includes(head));
+    row.newestShown = audit.newestMessage === null ? null : bySource.has(audit.newestMessage);
+    for (const edit of audit.edits) {
+      const m = bySource.get(edit.id);
+      if (m?.meta?.reconstructed?.missing.includes(edit.path)) row.edits.missing++;
+      else if (m?.hash) row.edits.rebuilt++;
+      else row.edits.unaccounted++;
     }
     if (row.newestShown === false) row.problems.push('the newest message is not shown');
     if (row.hiddenOther > 0) row.problems.push(`${row.hiddenOther} message(s) hidden (Cline has no rewinds)`);
     if (row.typedShown < row.typedInFile) row.problems.push('typed prompts missing');
+    if (row.edits.unaccounted > 0) row.problems.push(`${row.edits.unaccounted} edit(s) neither rebuilt nor reported`);
     return row;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
