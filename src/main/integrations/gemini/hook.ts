@@ -53,7 +53,7 @@ export function planGeminiHook(p: Payload, env: NodeJS.ProcessEnv = process.env)
       const meta: MessageMeta = { tool };
       if (GEMINI_FILE_TOOLS.includes(tool)) {
         const file = str(input.file_path) ?? str(input.absolute_path) ?? str(input.path);
-        if (file) meta.file = relativeTo(file, cwd);
+        if (file) meta.file = relativeTo(file, base.dir); // as the project names it
         return { ...base, role: 'tool', text: file ? `${tool} ${meta.file}` : tool, meta, files: file ? [file] : [] };
       }
       if (tool === GEMINI_SHELL_TOOL) {
