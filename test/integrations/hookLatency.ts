@@ -26,6 +26,8 @@ export async function measureHookLatency(opts: {
   env?: Record<string, string | undefined>;
   warmup: string;
   payloads: string[];
+  /** What the agent gets on stdout (default `{}`, Codex's and Gemini's "go on"). */
+  stdout?: string;
 }): Promise<Latency> {
   const env = { ...opts.env, ...SERVER_ON };
   const paths = hookServerPaths(opts.home);
@@ -37,7 +39,8 @@ export async function measureHookLatency(opts: {
     const ms: number[] = [];
     for (const input of opts.payloads) {
       const r = await runCli(['hook', opts.agent], { home: opts.home, env, cwd: opts.cwd, input });
-      if (r.code !== 0 || r.stdout !== '{}\n') throw new Error(`hook call failed: ${r.code} ${r.stdout} ${r.stderr}`);
+      if (r.code !== 0 || r.stdout !== (opts.stdout ?? '{}\n'))
+        throw new Error(`hook call failed: ${r.code} ${r.stdout} ${r.stderr}`);
       ms.push(r.ms);
     }
     const log = readFileSync(`${opts.home}/logs/hook.log`, 'utf8');
