@@ -4,7 +4,7 @@
  * installed command really runs the hook as the agent would (through a shell, payload on stdin, `{}` back).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, cleanupTempDirs, cliJson, fileSha, makeWorkspace, runCli, tempDir, tempHome } from '../helpers';
@@ -110,6 +110,38 @@ describe('retrace install codex', () => {
 
     const both = await runCli(['install', 'codex', '--user', '--project'], { home, path: basePath });
     expect(both.code).toBe(2);
+  });
+});
+
+describe('retrace install codex|gemini with `retrace` on PATH', () => {
+  it('writes `retrace hook AGENT`, updates its older entry in place, and leaves another agent’s Retrace hook alone', async () => {
+    const home = tempHome();
+    const bin = tempDir('retrace-bin-');
+    writeFileSync(join(bin, 'retrace'), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(bin, 'retrace'), 0o755);
+    const codexHome = tempDir('retrace-codex-');
+    const geminiDir = tempDir('retrace-geminidir-');
+    // A Claude Code hook carried over by `gemini hooks migrate --from-claude`: not ours to touch.
+    const claude = { type: 'command', command: 'retrace hook claude-code' };
+    writeFileSync(
+      join(geminiDir, 'settings.json'),
+      JSON.stringify({ hooks: { AfterTool: [{ matcher: 'write_file', hooks: [claude] }] } }),
+    );
+    const env = { CODEX_HOME: codexHome, GEMINI_DIR: geminiDir };
+    for (const agent of ['codex', 'gemini']) {
+      await cliJson(['install', agent], { home, env, path: basePath }); // first: absolute paths
+      const res = await cliJson<Installed>(['install', agent], { home, env, path: `${bin}:${basePath}` });
+      expect(res).toMatchObject({ command: `retrace hook ${agent}`, changed: true });
+      const doc = JSON.parse(readFileSync(res.settings, 'utf8')) as { hooks: Record<string, Groups> };
+      for (const event of res.events) {
+        const commands = doc.hooks[event]!.flatMap((g) => g.hooks.map((h) => h.command));
+        expect(commands).toEqual(
+          agent === 'gemini' && event === 'AfterTool'
+            ? [claude.command, 'retrace hook gemini']
+            : [`retrace hook ${agent}`],
+        );
+      }
+    }
   });
 });
 
