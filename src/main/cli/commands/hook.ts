@@ -1,6 +1,7 @@
 /**
  * `retrace hook claude-code` — run by Claude Code on UserPromptSubmit, PostToolUse and Stop with a JSON payload
- * on stdin. It never blocks or fails the agent: whatever goes wrong (bad JSON, a locked or protected folder,
+ * on stdin; `retrace hook codex` and `retrace hook gemini` the same for Codex CLI and Gemini CLI, which read
+ * `{}` on stdout as "go on" (integrations/hooks/run.ts). It never blocks or fails the agent: whatever goes wrong (bad JSON, a locked or protected folder,
  * git missing) is appended to <data dir>/logs/hook.log and the exit code is 0. It prints nothing on stdout.
  */
 import { join } from 'node:path';
@@ -9,22 +10,36 @@ import { appendFilePrivateSync, mkdirPrivateSync, openPrivateHome } from '../../
 import type { Command } from '../command';
 
 export const command: Command = {
-  usage: 'hook claude-code   (reads one Claude Code hook payload on stdin)',
+  usage: 'hook (claude-code | codex | gemini)   (reads one hook payload of that agent on stdin)',
   options: {},
   positionals: { min: 1, max: 1 },
   async run(ctx) {
     const started = performance.now();
     let event = '?';
     let session = '?';
+    let answer = '';
     try {
-      if (ctx.positionals[0] !== 'claude-code')
-        throw new Error(`unknown hook source ${JSON.stringify(ctx.positionals[0])}`);
+      const source = ctx.positionals[0];
+      if (source === 'codex' || source === 'gemini') {
+        // The agent reads our stdout as JSON: `{}` (go on), however the call ends.
+        answer = (await import('../../integrations/hooks/run')).CONTINUE_OUTPUT;
+      } else if (source !== 'claude-code') throw new Error(`unknown hook source ${JSON.stringify(source)}`);
       const input = await ctx.stdin();
-      const { handleHook, parsePayload } = await import('../../integrations/claude-code/hook');
-      const payload = parsePayload(input);
-      event = payload.hook_event_name ?? '?';
-      session = payload.session_id ?? '?';
-      const res = await handleHook(payload, { dataHome: ctx.dataHome() });
+      let res: { recorded: boolean; message?: string; hash?: string | null };
+      if (source === 'codex' || source === 'gemini') {
+        const { parseHookPayload } = await import('../../integrations/hooks/payload');
+        const { runAgentHook } = await import('../../integrations/hooks/run');
+        const payload = parseHookPayload(input);
+        event = typeof payload.hook_event_name === 'string' ? payload.hook_event_name : '?';
+        session = typeof payload.session_id === 'string' ? payload.session_id : '?';
+        res = await runAgentHook(source, payload, { dataHome: ctx.dataHome() });
+      } else {
+        const { handleHook, parsePayload } = await import('../../integrations/claude-code/hook');
+        const payload = parsePayload(input);
+        event = payload.hook_event_name ?? '?';
+        session = payload.session_id ?? '?';
+        res = await handleHook(payload, { dataHome: ctx.dataHome() });
+      }
       if (process.env.RETRACE_HOOK_TRACE)
         log(
           ctx,
@@ -36,6 +51,7 @@ export const command: Command = {
         `error ${event} ${session}: ${toErrorInfo(e).code} ${toErrorInfo(e).message} (${ms(started)}ms)${via(ctx)}`,
       );
     }
+    if (answer) process.stdout.write(answer);
     return 0;
   },
 };

@@ -30,7 +30,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   undo: { summary: 'undo a restore by id (default: the most recent restore or undo)', load: () => import('./undo') },
   restores: { summary: 'list restores, reverts and undos, newest first', load: () => import('./restores') },
   hook: {
-    summary: 'record one Claude Code hook call (payload on stdin); never fails the agent',
+    summary: 'record one Claude Code, Codex or Gemini CLI hook call (payload on stdin); never fails the agent',
     load: () => import('./hook'),
   },
   'hook-server': {
@@ -38,7 +38,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./hookServer'),
     hidden: true,
   },
-  install: { summary: "add Retrace's hooks to Claude Code's settings", load: () => import('./install') },
+  install: {
+    summary: "add Retrace's hooks to Claude Code's, Codex's or Gemini CLI's settings",
+    load: () => import('./install'),
+  },
   import: { summary: 'import a Claude Code transcript or a Cline task as a session', load: () => import('./import') },
   demo: { summary: 'create a small project with a recorded multi-turn session', load: () => import('./demo') },
   serve: { summary: 'the desktop UI in a browser, on 127.0.0.1 behind a token', load: () => import('./serve') },

@@ -1,16 +1,20 @@
-/** `retrace install claude-code [--user | --project]` — add Retrace's hooks to Claude Code's settings. */
+/**
+ * `retrace install claude-code|codex|gemini [--user | --project]` — add Retrace's hooks to the agent's settings
+ * (Claude Code's settings.json, Codex's hooks.json, Gemini CLI's settings.json).
+ */
 import { resolve } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { Command } from '../command';
 
-const usage = 'install claude-code [--user | --project]';
+const usage = 'install (claude-code | codex | gemini) [--user | --project]';
 
 export const command: Command = {
   usage,
   options: { user: { type: 'boolean' }, project: { type: 'boolean' } },
   positionals: { min: 1, max: 1 },
   async run(ctx) {
-    if (ctx.positionals[0] !== 'claude-code')
+    const agent = ctx.positionals[0];
+    if (agent !== 'claude-code' && agent !== 'codex' && agent !== 'gemini')
       throw new RetraceError(
         'E_USAGE',
         `unknown integration ${JSON.stringify(ctx.positionals[0])}; usage: retrace ${usage}`,
@@ -18,8 +22,13 @@ export const command: Command = {
     if (ctx.values.user === true && ctx.values.project === true)
       throw new RetraceError('E_USAGE', `give --user or --project, not both; usage: retrace ${usage}`);
     const scope = ctx.values.project === true ? 'project' : 'user';
-    const { installClaudeCodeHooks } = await import('../../integrations/claude-code/install');
-    const res = installClaudeCodeHooks(scope, { cwd: resolve(ctx.cwd) });
+    const cwd = resolve(ctx.cwd);
+    const res =
+      agent === 'codex'
+        ? (await import('../../integrations/codex/install')).installCodexHooks(scope, { cwd })
+        : agent === 'gemini'
+          ? (await import('../../integrations/gemini/install')).installGeminiHooks(scope, { cwd })
+          : (await import('../../integrations/claude-code/install')).installClaudeCodeHooks(scope, { cwd });
     ctx.out.result({ ...res, scope }, () => [
       res.changed
         ? `added Retrace's hooks (${res.events.join(', ')}) to ${res.settings}`

@@ -1,0 +1,39 @@
+/**
+ * `retrace install codex [--user | --project]`: Retrace's hooks in Codex CLI's `hooks.json` — the user's
+ * (`$CODEX_HOME/hooks.json`, CODEX_HOME defaulting to ~/.codex) or the project's (`<cwd>/.codex/hooks.json`).
+ * Keeps everything already there, changes nothing the second time, refuses a file that is not JSON
+ * (../hooks/hooksFile.ts). Event names and the file's shape: see ./hook.ts.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { isRetraceHookCommand, retraceHookCommand } from '../hooks/command';
+import { installHooks, type HookInstallResult, type HookSpec, type InstallScope } from '../hooks/hooksFile';
+import { CODEX_POST_TOOL_MATCHER } from './hook';
+
+export const CODEX_HOOK_EVENTS = ['UserPromptSubmit', 'PostToolUse', 'Stop'] as const;
+/** Seconds Codex waits for one hook call (the hook waits at most this for the workspace lock). */
+export const CODEX_HOOK_TIMEOUT_S = 30;
+
+/** `CODEX_HOME`, else `~/.codex`. */
+export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = env.CODEX_HOME;
+  return dir && dir.trim() !== '' ? dir : join(env.HOME || homedir(), '.codex');
+}
+
+export function codexHooksPath(scope: InstallScope, opts: { cwd: string; env?: NodeJS.ProcessEnv }): string {
+  return scope === 'user' ? join(codexHome(opts.env), 'hooks.json') : join(opts.cwd, '.codex', 'hooks.json');
+}
+
+export function installCodexHooks(
+  scope: InstallScope,
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; command?: string },
+): HookInstallResult {
+  const file = codexHooksPath(scope, opts);
+  const command = opts.command ?? retraceHookCommand('codex', opts.env ? { env: opts.env } : {});
+  const entry = { type: 'command', command, timeout: CODEX_HOOK_TIMEOUT_S };
+  const specs: HookSpec[] = CODEX_HOOK_EVENTS.map((event) =>
+    event === 'PostToolUse' ? { event, matcher: CODEX_POST_TOOL_MATCHER, entry } : { event, entry },
+  );
+  const changed = installHooks(file, specs, (c) => isRetraceHookCommand(c, 'codex'));
+  return { settings: file, command, changed, events: [...CODEX_HOOK_EVENTS] };
+}

@@ -1,0 +1,43 @@
+/**
+ * `retrace install gemini [--user | --project]`: Retrace's hooks in Gemini CLI's `settings.json` — the
+ * user's (`~/.gemini/settings.json`; GEMINI_DIR names that folder itself, GEMINI_CLI_HOME stands for the home
+ * folder as Gemini CLI reads it) or the project's (`<cwd>/.gemini/settings.json`). Keeps every setting and
+ * hook already there, changes nothing the second time, refuses a file that is not JSON
+ * (../hooks/hooksFile.ts). Event names and the file's shape: see ./hook.ts.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { isRetraceHookCommand, retraceHookCommand } from '../hooks/command';
+import { installHooks, type HookInstallResult, type HookSpec, type InstallScope } from '../hooks/hooksFile';
+import { GEMINI_AFTER_TOOL_MATCHER } from './hook';
+
+export const GEMINI_HOOK_EVENTS = ['BeforeAgent', 'AfterTool', 'AfterAgent'] as const;
+/** Milliseconds Gemini CLI waits for one hook call (its unit is ms, not s). */
+export const GEMINI_HOOK_TIMEOUT_MS = 30_000;
+/** Gemini CLI names hooks in `/hooks panel` and `/hooks disable NAME`. */
+export const GEMINI_HOOK_NAME = 'retrace';
+
+/** Gemini CLI's own folder: GEMINI_DIR, else `<GEMINI_CLI_HOME or HOME>/.gemini`. */
+export function geminiDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.GEMINI_DIR && env.GEMINI_DIR.trim() !== '') return env.GEMINI_DIR;
+  const home = env.GEMINI_CLI_HOME && env.GEMINI_CLI_HOME.trim() !== '' ? env.GEMINI_CLI_HOME : env.HOME || homedir();
+  return join(home, '.gemini');
+}
+
+export function geminiSettingsPath(scope: InstallScope, opts: { cwd: string; env?: NodeJS.ProcessEnv }): string {
+  return scope === 'user' ? join(geminiDir(opts.env), 'settings.json') : join(opts.cwd, '.gemini', 'settings.json');
+}
+
+export function installGeminiHooks(
+  scope: InstallScope,
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; command?: string },
+): HookInstallResult {
+  const file = geminiSettingsPath(scope, opts);
+  const command = opts.command ?? retraceHookCommand('gemini', opts.env ? { env: opts.env } : {});
+  const entry = { name: GEMINI_HOOK_NAME, type: 'command', command, timeout: GEMINI_HOOK_TIMEOUT_MS };
+  const specs: HookSpec[] = GEMINI_HOOK_EVENTS.map((event) =>
+    event === 'AfterTool' ? { event, matcher: GEMINI_AFTER_TOOL_MATCHER, entry } : { event, entry },
+  );
+  const changed = installHooks(file, specs, (c) => isRetraceHookCommand(c, 'gemini'));
+  return { settings: file, command, changed, events: [...GEMINI_HOOK_EVENTS] };
+}

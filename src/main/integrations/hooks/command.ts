@@ -1,0 +1,58 @@
+/**
+ * The command line a hook entry runs: `retrace hook AGENT` when `retrace` is on PATH (npm link / a global
+ * install), otherwise the absolute `node` and `bin/retrace.js` of this installation, so the hook works from
+ * whatever shell the agent starts. The same rule as claude-code/install.ts (which could use this module).
+ */
+import { accessSync, constants, realpathSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { RetraceError } from '../../../shared/errors';
+
+export interface CommandOptions {
+  env?: NodeJS.ProcessEnv;
+  binPath?: string;
+  nodePath?: string;
+}
+
+export function retraceHookCommand(agent: string, opts: CommandOptions = {}): string {
+  const env = opts.env ?? process.env;
+  if (onPath('retrace', env.PATH ?? '')) return `retrace hook ${agent}`;
+  const bin = opts.binPath ?? currentBin();
+  const node = opts.nodePath ?? process.execPath;
+  return `${shellQuote(node)} ${shellQuote(bin)} hook ${agent}`;
+}
+
+/** Is this hook command Retrace's hook for `agent` (any spelling: `retrace …`, `node …/retrace.js …`)? */
+export function isRetraceHookCommand(command: unknown, agent: string): boolean {
+  if (typeof command !== 'string') return false;
+  const escaped = agent.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`retrace(\\.js)?["']?\\s+hook\\s+${escaped}(\\s|$)`).test(command);
+}
+
+function currentBin(): string {
+  const argv1 = process.argv[1];
+  if (argv1) {
+    try {
+      return realpathSync(argv1);
+    } catch {
+      return argv1;
+    }
+  }
+  throw new RetraceError('E_INTERNAL', 'cannot tell where the retrace command is installed');
+}
+
+function onPath(name: string, path: string): boolean {
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return true;
+    } catch {
+      // not here
+    }
+  }
+  return false;
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,114 @@
+/**
+ * Retrace's entries merged into an agent's hooks file. Codex's `hooks.json` and Gemini CLI's `settings.json`
+ * share Claude Code's shape — `{"hooks": {"<Event>": [{"matcher"?, "hooks": [{"type": "command", "command",
+ * "timeout", …}]}]}}` — so one merge serves both. Every other key, event, group and hook stays as it is; our
+ * entry (found by its command) is updated in place, never duplicated; nothing changes → the file is not
+ * rewritten. A file that is not a JSON object is refused (E_INVALID_INPUT) and left untouched.
+ */
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { RetraceError } from '../../../shared/errors';
+
+type Json = Record<string, unknown>;
+
+/** The user's own settings, or the project's (`<cwd>/.<agent>/…`). */
+export type InstallScope = 'user' | 'project';
+
+/** What `retrace install AGENT` reports. */
+export interface HookInstallResult {
+  settings: string;
+  command: string;
+  changed: boolean;
+  events: string[];
+}
+
+export interface HookSpec {
+  event: string;
+  /** Tool events: which tools (the agents read it as a regular expression). */
+  matcher?: string;
+  /** Our hook entry, e.g. {type: 'command', command, timeout}. */
+  entry: Json;
+}
+
+/** The new text of the file (null: no file yet), or null when nothing changes. */
+export function mergeHooks(
+  text: string | null,
+  specs: HookSpec[],
+  isOurs: (command: unknown) => boolean,
+  file: string,
+): string | null {
+  let doc: Json = {};
+  if (text !== null && text.trim() !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw new RetraceError(
+        'E_INVALID_INPUT',
+        `${file} is not valid JSON (${(e as Error).message}); it was left unchanged`,
+      );
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new RetraceError('E_INVALID_INPUT', `${file} does not hold a JSON object; it was left unchanged`);
+    doc = parsed as Json;
+  }
+  const before = JSON.stringify(doc);
+  const hooks = doc.hooks ?? {};
+  if (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks))
+    throw new RetraceError('E_INVALID_INPUT', `${file}: "hooks" is not an object; it was left unchanged`);
+  const h = hooks as Json;
+  for (const spec of specs) {
+    const groups = h[spec.event] ?? [];
+    if (!Array.isArray(groups))
+      throw new RetraceError('E_INVALID_INPUT', `${file}: hooks.${spec.event} is not a list; it was left unchanged`);
+    h[spec.event] = mergeEvent(groups, spec, isOurs);
+  }
+  doc.hooks = h;
+  if (text !== null && JSON.stringify(doc) === before) return null;
+  return JSON.stringify(doc, null, 2) + '\n';
+}
+
+function mergeEvent(groups: unknown[], spec: HookSpec, isOurs: (command: unknown) => boolean): unknown[] {
+  let found = false;
+  const out = groups.map((g) => {
+    const group = g as Json;
+    if (found || !group || typeof group !== 'object' || !Array.isArray(group.hooks)) return g;
+    const i = group.hooks.findIndex((x) => isOurs((x as Json | null)?.command));
+    if (i < 0) return g;
+    found = true;
+    const list = [...group.hooks];
+    list[i] = { ...(list[i] as Json), ...spec.entry };
+    const next: Json = { ...group, hooks: list };
+    if (spec.matcher !== undefined) next.matcher = spec.matcher;
+    return next;
+  });
+  if (!found)
+    out.push(spec.matcher !== undefined ? { matcher: spec.matcher, hooks: [spec.entry] } : { hooks: [spec.entry] });
+  return out;
+}
+
+/** Read, merge, and (when something changes) replace `file` atomically. Returns whether it changed. */
+export function installHooks(file: string, specs: HookSpec[], isOurs: (command: unknown) => boolean): boolean {
+  let text: string | null = null;
+  if (existsSync(file)) {
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new RetraceError('E_UNREADABLE', `cannot read ${file}: ${(e as Error).message}`);
+    }
+  }
+  const next = mergeHooks(text, specs, isOurs, file);
+  if (next === null) return false;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    // Beside and renamed, so the agent never reads a half-written file; through a symlinked file (dotfile
+    // managers) to its target, so the link stays a link.
+    const target = existsSync(file) ? realpathSync(file) : file;
+    const tmp = `${target}.retrace-tmp`;
+    writeFileSync(tmp, next);
+    renameSync(tmp, target);
+  } catch (e) {
+    throw new RetraceError('E_DATA_DIR', `cannot write ${file}: ${(e as Error).message}`);
+  }
+  return true;
+}

@@ -1,0 +1,238 @@
+/**
+ * `retrace install codex` and `retrace install gemini`: merge into the agent's existing hooks file, keep
+ * everything else, twice = the same bytes, refuse a file that is not JSON and leave it byte-identical. The
+ * installed command really runs the hook as the agent would (through a shell, payload on stdin, `{}` back).
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_BIN, cleanupTempDirs, cliJson, fileSha, makeWorkspace, runCli, tempDir, tempHome } from '../helpers';
+
+afterAll(cleanupTempDirs);
+
+/** PATH with git and node but no `retrace` (a machine may have one from `npm link`). */
+const basePath = [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin']
+  .filter((d) => !existsSync(join(d, 'retrace')))
+  .join(':');
+
+interface Installed {
+  settings: string;
+  command: string;
+  changed: boolean;
+  events: string[];
+}
+
+type Groups = { matcher?: string; hooks: { command: string }[] }[];
+
+describe('retrace install codex', () => {
+  const EXISTING = {
+    hooks: {
+      PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo audit >> /tmp/audit.log' }] }],
+      SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'cat NOTES.md', timeout: 5 }] }],
+    },
+  };
+
+  it('writes $CODEX_HOME/hooks.json, keeps the hooks already there, is idempotent, and the command records', async () => {
+    const home = tempHome();
+    const codexHome = tempDir('retrace-codex-');
+    const file = join(codexHome, 'hooks.json');
+    writeFileSync(file, JSON.stringify(EXISTING, null, 4));
+    const env = { CODEX_HOME: codexHome };
+    const res = await cliJson<Installed>(['install', 'codex'], { home, env, path: basePath });
+    expect(res).toMatchObject({ settings: file, changed: true, events: ['UserPromptSubmit', 'PostToolUse', 'Stop'] });
+    expect(res.command).toBe(`${process.execPath} ${CLI_BIN} hook codex`);
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { hooks: Record<string, Groups> };
+    const ours = { type: 'command', command: res.command, timeout: 30 };
+    expect(doc.hooks.SessionStart).toEqual(EXISTING.hooks.SessionStart);
+    expect(doc.hooks.PostToolUse).toEqual([
+      ...EXISTING.hooks.PostToolUse,
+      { matcher: 'Bash|apply_patch', hooks: [ours] },
+    ]);
+    expect(doc.hooks.UserPromptSubmit).toEqual([{ hooks: [ours] }]);
+    expect(doc.hooks.Stop).toEqual([{ hooks: [ours] }]);
+
+    const sha = fileSha(file);
+    const again = await cliJson<Installed>(['install', 'codex', '--user'], { home, env, path: basePath });
+    expect(again.changed).toBe(false);
+    expect(fileSha(file)).toBe(sha);
+
+    // As Codex runs it: through a shell, in the session's cwd, payload on stdin; `{}` is its answer.
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const out = execFileSync('sh', ['-c', res.command], {
+      cwd: ws,
+      input: JSON.stringify({
+        hook_event_name: 'UserPromptSubmit',
+        session_id: 'codex-installed-1',
+        cwd: ws,
+        prompt: 'hello',
+      }),
+      env: { ...process.env, RETRACE_HOME: home, PATH: basePath },
+    }).toString();
+    expect(out).toBe('{}\n');
+    const log = await cliJson<{ session: string; messages: { text: string }[] }>(['log', '--cwd', ws], { home });
+    expect(log).toMatchObject({ session: 'codex-installed-1', messages: [{ text: 'hello' }] });
+    const sessions = await cliJson<{ source: string }[]>(['sessions', '--cwd', ws], { home });
+    expect(sessions).toMatchObject([{ source: 'codex' }]);
+  });
+
+  it('--project writes <cwd>/.codex/hooks.json; invalid JSON is refused (E_INVALID_INPUT) and left byte-identical', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const res = await cliJson<Installed>(['install', 'codex', '--project', '--cwd', ws], { home, path: basePath });
+    expect(res.settings).toBe(join(ws, '.codex', 'hooks.json'));
+    expect(Object.keys(JSON.parse(readFileSync(res.settings, 'utf8')).hooks)).toEqual([
+      'UserPromptSubmit',
+      'PostToolUse',
+      'Stop',
+    ]);
+
+    const codexHome = tempDir('retrace-codex-');
+    const broken = join(codexHome, 'hooks.json');
+    writeFileSync(broken, '{ "hooks": { "Stop": [] }, }\n');
+    const sha = fileSha(broken);
+    const r = await runCli(['install', 'codex', '--json'], { home, env: { CODEX_HOME: codexHome }, path: basePath });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^retrace: .*hooks\.json is not valid JSON .*left unchanged/);
+    expect((r.json as { error: { code: string } }).error.code).toBe('E_INVALID_INPUT');
+    expect(fileSha(broken)).toBe(sha);
+    expect(existsSync(`${broken}.retrace-tmp`)).toBe(false);
+
+    writeFileSync(broken, JSON.stringify({ hooks: { Stop: { not: 'a list' } } }));
+    const shape = await runCli(['install', 'codex', '--json'], {
+      home,
+      env: { CODEX_HOME: codexHome },
+      path: basePath,
+    });
+    expect(shape.code).toBe(1);
+    expect((shape.json as { error: { code: string } }).error.code).toBe('E_INVALID_INPUT');
+
+    const both = await runCli(['install', 'codex', '--user', '--project'], { home, path: basePath });
+    expect(both.code).toBe(2);
+  });
+});
+
+describe('retrace install codex|gemini with `retrace` on PATH', () => {
+  it('writes `retrace hook AGENT`, updates its older entry in place, and leaves another agent’s Retrace hook alone', async () => {
+    const home = tempHome();
+    const bin = tempDir('retrace-bin-');
+    writeFileSync(join(bin, 'retrace'), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(bin, 'retrace'), 0o755);
+    const codexHome = tempDir('retrace-codex-');
+    const geminiDir = tempDir('retrace-geminidir-');
+    // A Claude Code hook carried over by `gemini hooks migrate --from-claude`: not ours to touch.
+    const claude = { type: 'command', command: 'retrace hook claude-code' };
+    writeFileSync(
+      join(geminiDir, 'settings.json'),
+      JSON.stringify({ hooks: { AfterTool: [{ matcher: 'write_file', hooks: [claude] }] } }),
+    );
+    const env = { CODEX_HOME: codexHome, GEMINI_DIR: geminiDir };
+    for (const agent of ['codex', 'gemini']) {
+      await cliJson(['install', agent], { home, env, path: basePath }); // first: absolute paths
+      const res = await cliJson<Installed>(['install', agent], { home, env, path: `${bin}:${basePath}` });
+      expect(res).toMatchObject({ command: `retrace hook ${agent}`, changed: true });
+      const doc = JSON.parse(readFileSync(res.settings, 'utf8')) as { hooks: Record<string, Groups> };
+      for (const event of res.events) {
+        const commands = doc.hooks[event]!.flatMap((g) => g.hooks.map((h) => h.command));
+        expect(commands).toEqual(
+          agent === 'gemini' && event === 'AfterTool'
+            ? [claude.command, 'retrace hook gemini']
+            : [`retrace hook ${agent}`],
+        );
+      }
+    }
+  });
+});
+
+describe('retrace install gemini', () => {
+  const EXISTING = {
+    model: { name: 'gemini-2.5-pro' },
+    general: { checkpointing: { enabled: true } },
+    hooks: {
+      BeforeTool: [
+        { matcher: 'run_shell_command', hooks: [{ name: 'guard', type: 'command', command: './guard.sh' }] },
+      ],
+      AfterTool: [{ matcher: 'write_file', hooks: [{ name: 'fmt', type: 'command', command: 'prettier --write' }] }],
+    },
+  };
+
+  it('writes ~/.gemini/settings.json, keeps every setting and hook, is idempotent, and the command records', async () => {
+    const home = tempHome();
+    const userHome = tempDir('retrace-userhome-');
+    const file = join(userHome, '.gemini', 'settings.json');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(EXISTING, null, 2));
+    const env = { HOME: userHome, GEMINI_DIR: undefined, GEMINI_CLI_HOME: undefined };
+    const res = await cliJson<Installed>(['install', 'gemini'], { home, env, path: basePath });
+    expect(res).toMatchObject({ settings: file, changed: true, events: ['BeforeAgent', 'AfterTool', 'AfterAgent'] });
+    expect(res.command).toBe(`${process.execPath} ${CLI_BIN} hook gemini`);
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as typeof EXISTING & { hooks: Record<string, Groups> };
+    expect(doc.model).toEqual(EXISTING.model);
+    expect(doc.general).toEqual(EXISTING.general);
+    const ours = { name: 'retrace', type: 'command', command: res.command, timeout: 30000 }; // Gemini: milliseconds
+    expect(doc.hooks.BeforeTool).toEqual(EXISTING.hooks.BeforeTool);
+    expect(doc.hooks.AfterTool).toEqual([
+      ...EXISTING.hooks.AfterTool,
+      { matcher: 'write_file|replace|run_shell_command', hooks: [ours] },
+    ]);
+    expect(doc.hooks.BeforeAgent).toEqual([{ hooks: [ours] }]);
+    expect(doc.hooks.AfterAgent).toEqual([{ hooks: [ours] }]);
+
+    const sha = fileSha(file);
+    expect((await cliJson<Installed>(['install', 'gemini'], { home, env, path: basePath })).changed).toBe(false);
+    expect(fileSha(file)).toBe(sha);
+
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const out = execFileSync('sh', ['-c', res.command], {
+      cwd: ws,
+      input: JSON.stringify({
+        hook_event_name: 'BeforeAgent',
+        session_id: 'gemini-installed-1',
+        cwd: ws,
+        prompt: 'hi',
+      }),
+      env: { ...process.env, RETRACE_HOME: home, PATH: basePath, GEMINI_PROJECT_DIR: ws },
+    }).toString();
+    expect(out).toBe('{}\n');
+    const log = await cliJson<{ session: string; messages: { text: string }[] }>(['log', '--cwd', ws], { home });
+    expect(log).toMatchObject({ session: 'gemini-installed-1', messages: [{ text: 'hi' }] });
+  });
+
+  it('follows GEMINI_CLI_HOME and GEMINI_DIR; --project writes .gemini/settings.json; invalid JSON is refused untouched', async () => {
+    const home = tempHome();
+    const cliHome = tempDir('retrace-geminihome-');
+    const viaCliHome = await cliJson<Installed>(['install', 'gemini'], {
+      home,
+      env: { GEMINI_CLI_HOME: cliHome, GEMINI_DIR: undefined },
+      path: basePath,
+    });
+    expect(viaCliHome.settings).toBe(join(cliHome, '.gemini', 'settings.json'));
+    const geminiDir = tempDir('retrace-geminidir-');
+    const viaDir = await cliJson<Installed>(['install', 'gemini'], {
+      home,
+      env: { GEMINI_DIR: geminiDir, GEMINI_CLI_HOME: cliHome },
+      path: basePath,
+    });
+    expect(viaDir.settings).toBe(join(geminiDir, 'settings.json'));
+
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const project = await cliJson<Installed>(['install', 'gemini', '--project', '--cwd', ws], { home, path: basePath });
+    expect(project.settings).toBe(join(ws, '.gemini', 'settings.json'));
+
+    const broken = join(geminiDir, 'settings.json');
+    writeFileSync(broken, '// comments are not JSON\n{ "model": {} }\n');
+    const sha = fileSha(broken);
+    const r = await runCli(['install', 'gemini', '--json'], { home, env: { GEMINI_DIR: geminiDir }, path: basePath });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^retrace: .*settings\.json is not valid JSON .*left unchanged/);
+    expect((r.json as { error: { code: string } }).error.code).toBe('E_INVALID_INPUT');
+    expect(fileSha(broken)).toBe(sha);
+  });
+
+  it('an unknown agent is a usage error', async () => {
+    const r = await runCli(['install', 'cursor'], { home: tempHome(), path: basePath });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown integration "cursor"/);
+  });
+});
