@@ -58,3 +58,28 @@ export function faultArmed(step: FaultStep): boolean {
 export function fault(step: FaultStep): void {
   if (faultArmed(step)) process.kill(process.pid, 'SIGKILL');
 }
+
+/**
+ * Test-only errno faults: with RETRACE_TEST_FAULTS=1 and RETRACE_FAULT_ERRNO=<ERRNO>@<point>[#<n>|#*], the n-th
+ * time (default the first; `*` every time) this process reaches <point>, the step fails as the operating system
+ * would fail it (ENOSPC, EACCES, EBUSY…), so the tests can fill a disk or hold a file open at an exact moment.
+ */
+export const ERRNO_FAULT_POINTS = ['apply:write-file', 'apply:rename'] as const;
+export type ErrnoFaultPoint = (typeof ERRNO_FAULT_POINTS)[number];
+
+const errnoHits = new Map<string, number>();
+
+export function errnoFault(point: ErrnoFaultPoint, target: string): void {
+  const spec = process.env.RETRACE_TEST_FAULTS === '1' ? process.env.RETRACE_FAULT_ERRNO : undefined;
+  const m = spec ? /^([A-Z]+)@([a-z:-]+)(?:#(\d+|\*))?$/.exec(spec) : null;
+  if (!m || m[2] !== point) return;
+  const hit = (errnoHits.get(spec!) ?? 0) + 1;
+  errnoHits.set(spec!, hit);
+  if (m[3] !== '*' && hit !== Number(m[3] ?? 1)) return;
+  throw Object.assign(new Error(`${m[1]}: injected fault at ${point}, '${target}'`), { code: m[1], path: target });
+}
+
+/** Tests that run the engine in-process start each case with fresh counts. */
+export function resetErrnoFaults(): void {
+  errnoHits.clear();
+}

@@ -16,7 +16,7 @@ import * as refs from '../git/refs';
 import { GitRunner } from '../git/runner';
 import type { WorkspaceRef } from '../workspace';
 import { ShadowDoctor } from './repair';
-import { applyPaths, planRestore, type RestorePlan } from './restore';
+import { applyPaths, planRestore, type ApplyOptions, type RestorePlan } from './restore';
 import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
 import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
@@ -204,12 +204,12 @@ export class ShadowRepo {
     return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths));
   }
 
-  async applyPaths(tree: string, paths: string[]): Promise<string[]> {
+  async applyPaths(tree: string, paths: string[], opts: ApplyOptions = {}): Promise<string[]> {
     const t = await this.treeOf(tree);
     // Files are about to change behind any hint's back: the next snapshot looks at the whole folder (before
     // writing, so a kill midway leaves it so too).
     await forceFullScan(this.gitDir);
-    return this.guard(() => applyPaths(this.git, this.ws.root, t, paths));
+    return this.guard(() => applyPaths(this.git, this.ws.root, t, paths, opts));
   }
 
   /** Bytes the shadow repository takes on disk. */
