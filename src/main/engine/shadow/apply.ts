@@ -67,7 +67,7 @@ export function changedError(rels: string[], extra = ''): RetraceError {
   const shown = rels.slice(0, 5).join(', ') + (rels.length > 5 ? `, … (${rels.length})` : '');
   return new RetraceError(
     'E_CHANGED_DURING_RESTORE',
-    `${shown} changed while the restore ran; the restore was stopped and rolled back, and the new content was kept${extra}`,
+    `${shown} changed while the restore ran and was left as it is now${extra}`,
   );
 }
 
