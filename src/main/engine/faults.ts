@@ -83,3 +83,22 @@ export function errnoFault(point: ErrnoFaultPoint, target: string): void {
 export function resetErrnoFaults(): void {
   errnoHits.clear();
 }
+
+/**
+ * Test-only in-process hooks (RETRACE_TEST_FAULTS=1): a test that runs the engine in its own process can act at
+ * an exact moment of an apply — append to the file about to be replaced, hold it open across the rename — to
+ * show that what another program writes there is never lost (I9).
+ */
+export const TEST_HOOK_POINTS = ['apply:before-write', 'apply:before-rename', 'apply:after-rename'] as const;
+export type TestHookPoint = (typeof TEST_HOOK_POINTS)[number];
+type TestHook = (target: string) => void | Promise<void>;
+const hooks = new Map<TestHookPoint, TestHook>();
+
+export function setTestHook(point: TestHookPoint, fn: TestHook | null): void {
+  if (fn) hooks.set(point, fn);
+  else hooks.delete(point);
+}
+
+export async function testHook(point: TestHookPoint, target: string): Promise<void> {
+  if (process.env.RETRACE_TEST_FAULTS === '1') await hooks.get(point)?.(target);
+}

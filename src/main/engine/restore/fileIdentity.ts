@@ -8,13 +8,7 @@
  * begun yet and can simply take a new snapshot (transaction.ts) or stop.
  */
 import path from 'node:path';
-import {
-  diskBlob,
-  inDoubt,
-  lstatIdentity,
-  nowNs,
-  type Expectation,
-} from '../shadow/fileIdentity';
+import { diskBlob, inDoubt, lstatIdentity, nowNs, type Expectation } from '../shadow/fileIdentity';
 import { changedError } from '../shadow/apply';
 
 /** `safetyBlobs`: path → blob id in the safety tree (absent: the safety tree has no file there). */

@@ -10,7 +10,7 @@ import { syncDir, writeNewFile } from '../shadow/atomicWrite';
 import { lstatIdentity } from '../shadow/fileIdentity';
 
 export interface ModeRecord {
-  /** Folder path → permission bits; every parent folder of a planned path that existed ('' is the root). */
+  /** Folder path → permission bits: every parent folder of a planned path, and every folder below a planned folder. */
   dirs: Record<string, number>;
   /** File path → permission bits, for planned paths that were files. */
   files: Record<string, number>;
@@ -30,11 +30,26 @@ export async function captureModes(root: string, paths: readonly string[]): Prom
       seen.add(p);
       const st = await lstatIdentity(path.join(root, p));
       if (st?.type === 'dir') rec.dirs[p] = st.mode & 0o7777;
+      if (st?.type === 'dir' && p === rel)
+        await captureFolders(root, rel, rec); // a folder the restore replaces
       else if (st?.type === 'file' && p === rel) rec.files[p] = st.mode & 0o7777;
       if (!st || st.type !== 'dir') break; // nothing of ours below a missing folder or a file
     }
   }
   return rec;
+}
+
+/** Every folder below `rel` (empty ones are what git cannot bring back); files are planned paths of their own. */
+async function captureFolders(root: string, rel: string, rec: ModeRecord): Promise<void> {
+  const entries = await fs.readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    if (!e.isDirectory() || e.name.toLowerCase() === '.git') continue;
+    const child = `${rel}/${e.name}`;
+    const st = await lstatIdentity(path.join(root, child));
+    if (st?.type !== 'dir') continue;
+    rec.dirs[child] = st.mode & 0o7777;
+    await captureFolders(root, child, rec);
+  }
 }
 
 const fileOf = (wsDir: string, rid: string): string => path.join(wsDir, 'restores', `${rid}.modes.json`);

@@ -68,8 +68,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
         expect = await captureIdentities(ctx.ws.root, planned, await shadow.blobsAt(snap.tree, planned), startedNs);
       } catch (e) {
         // Nothing is written yet: a file that moved during the snapshot just needs a newer safety snapshot.
-        if (e instanceof RetraceError && e.code === 'E_CHANGED_DURING_RESTORE' && attempt < SNAPSHOT_ATTEMPTS)
-          continue;
+        if (e instanceof RetraceError && e.code === 'E_CHANGED_DURING_RESTORE' && attempt < SNAPSHOT_ATTEMPTS) continue;
         throw e;
       }
       const writes = plan.steps.filter((s) => s.action === 'write' && s.blob).map((s) => s.blob!);

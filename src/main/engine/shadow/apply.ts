@@ -6,9 +6,9 @@
  *   the old file keeps the old content, a full disk leaves the old file whole;
  * - right before a path is replaced or deleted, it is compared with what the caller expects it to hold
  *   (`expect`, fileIdentity.ts); a difference stops the run (or, for a rollback, leaves that path alone);
- * - the replaced file is not dropped at once: it stays linked as a side file until every path is written, and
- *   is then checked again, so a write that reached it through a descriptor opened before the rename is seen;
- *   such a file is put back as it is now and the run stops;
+ * - the replaced file is not dropped at once: it stays linked as a side file until every path is written
+ *   (deleted files: until every deletion is done), and is then checked again, so a write that reached it through
+ *   a descriptor opened before the rename is seen; such a file is put back as it is now and the run stops;
  * - a failure undoes what this run did, from those side files (no new disk space needed).
  *
  * What remains, honestly: a program that opened a file before our rename and writes to it only after the final
@@ -19,7 +19,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
-import { errnoFault } from '../faults';
+import { errnoFault, testHook } from '../faults';
 import { blobSizes, readBlobs } from '../git/catFile';
 import { lsTree, type TreeEntry } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
@@ -92,7 +92,8 @@ class ApplyRun {
   /** True when rel may be replaced or deleted now; false when it is to be kept ('keep'); throws on 'stop'. */
   private async guard(rel: string, now: StatIdentity | null): Promise<{ ok: boolean; expect?: Expectation }> {
     const expect = this.opts.expect?.(rel);
-    if (!expect || (await stillAsExpected(this.abs(rel), now, expect))) return { ok: true, ...(expect ? { expect } : {}) };
+    if (!expect || (await stillAsExpected(this.abs(rel), now, expect)))
+      return { ok: true, ...(expect ? { expect } : {}) };
     if (this.opts.onChanged === 'keep') {
       this.opts.kept?.push(rel);
       return { ok: false };
@@ -166,6 +167,7 @@ class ApplyRun {
     const rel = entry.path;
     const abs = this.abs(rel);
     await this.mkdirs(rel);
+    await testHook('apply:before-write', abs);
     const before = await lstatIdentity(abs);
     const tmp = sidePath(abs, this.tag, 'new');
     this.temps.add(tmp);
@@ -190,11 +192,17 @@ class ApplyRun {
     }
     if (now?.type === 'dir') await this.removeEmptyFolder(rel);
     const backup = now?.type === 'file' ? await this.backupOf(abs, rel, now, g.expect) : null;
+    await testHook('apply:before-rename', abs);
     errnoFault('apply:rename', abs);
     await onPath(rel, 'replace', () => fs.rename(tmp, abs));
     this.temps.delete(tmp);
+    await testHook('apply:after-rename', abs);
     this.dirs.add(path.dirname(abs));
-    this.done.push(now && now.type !== 'dir' ? { kind: 'replaced', rel, blob: entry.id, backup } : { kind: 'created', rel, blob: entry.id });
+    this.done.push(
+      now && now.type !== 'dir'
+        ? { kind: 'replaced', rel, blob: entry.id, backup }
+        : { kind: 'created', rel, blob: entry.id },
+    );
     return true;
   }
 

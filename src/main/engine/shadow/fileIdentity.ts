@@ -94,12 +94,7 @@ export async function stillAsExpected(
 ): Promise<boolean> {
   if (expect.stat !== undefined && expect.seenAtNs !== undefined) {
     if (expect.stat === null && now === null) return true;
-    if (
-      expect.stat &&
-      now &&
-      sameStat(expect.stat, now, opts) &&
-      !inDoubt(expect.stat, expect.seenAtNs, opts)
-    )
+    if (expect.stat && now && sameStat(expect.stat, now, opts) && !inDoubt(expect.stat, expect.seenAtNs, opts))
       return true;
   }
   // Not conclusive: the content decides (a touch, a chmod or a same-tick write all end here).
