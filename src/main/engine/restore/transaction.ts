@@ -27,7 +27,7 @@ import { captureModes, loadModes, reapplyModes, saveModes } from './modes';
 import { finishParkedRollback } from '../recovery/parked';
 
 /** A file that keeps changing while the safety snapshot is taken: this many snapshots, then stop. */
-const SNAPSHOT_ATTEMPTS = 3;
+const SNAPSHOT_ATTEMPTS = 2;
 
 export interface Transaction {
   rid: string;
@@ -65,7 +65,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       skipped = plan.skipped;
       if (t.dryRun) return { safety: null, changed: planned, skipped };
       try {
-        expect = await captureIdentities(ctx.ws.root, planned, await shadow.blobsAt(snap.tree, planned), startedNs);
+        const was = new Map(plan.steps.filter((s) => s.was).map((s) => [s.path, s.was!]));
+        expect = await captureIdentities(ctx.ws.root, planned, was, startedNs);
       } catch (e) {
         // Nothing is written yet: a file that moved during the snapshot just needs a newer safety snapshot.
         if (e instanceof RetraceError && e.code === 'E_CHANGED_DURING_RESTORE' && attempt < SNAPSHOT_ATTEMPTS) continue;

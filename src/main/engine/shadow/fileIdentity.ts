@@ -77,9 +77,16 @@ export const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
 /** The git blob id of what is at `abs` (a file's bytes or a symlink's target); null when absent or a folder. */
 export async function diskBlob(abs: string, id: StatIdentity | null): Promise<string | null> {
   if (!id || id.type === 'dir') return null;
-  if (id.type === 'link') return objectId('blob', await fs.readlink(abs, { encoding: 'buffer' }));
-  if (id.type !== 'file') return `not a file (${id.type})`;
-  return objectId('blob', await fs.readFile(abs));
+  if (id.type !== 'file' && id.type !== 'link') return `not a file (${id.type})`;
+  try {
+    if (id.type === 'link') return objectId('blob', await fs.readlink(abs, { encoding: 'buffer' }));
+    return objectId('blob', await fs.readFile(abs));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null; // gone since the lstat: it is absent now
+    if (code === 'EINVAL' || code === 'EISDIR') return `replaced since the lstat (${code})`;
+    throw e;
+  }
 }
 
 /**

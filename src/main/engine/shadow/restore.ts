@@ -14,6 +14,8 @@ export interface RestoreStep {
   action: 'write' | 'delete';
   mode?: string;
   blob?: string;
+  /** The blob the from-tree (the safety snapshot) has at this path; absent when it has none (I9 compares to it). */
+  was?: string;
 }
 
 export interface RestorePlan {
@@ -48,13 +50,14 @@ export async function planRestore(
   const skipped: RestorePlan['skipped'] = [];
 
   for (const r of raw) {
+    const was = ZERO.test(r.oldMode) || r.oldMode === '040000' ? {} : { was: r.oldId };
     if (deletes.has(r.path)) {
-      steps.push({ path: r.path, action: 'delete' });
+      steps.push({ path: r.path, action: 'delete', ...was });
       continue;
     }
     const blocked = await whyBlocked(root, r.path, ZERO.test(r.oldMode), deletes);
     if (blocked) skipped.push({ path: r.path, reason: blocked });
-    else steps.push({ path: r.path, action: 'write', mode: r.newMode, blob: r.newId });
+    else steps.push({ path: r.path, action: 'write', mode: r.newMode, blob: r.newId, ...was });
   }
 
   if (paths) {
