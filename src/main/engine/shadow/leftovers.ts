@@ -30,6 +30,10 @@ export async function settleLeftovers(
       continue;
     }
     const now = await lstatIdentity(abs);
+    if (now && now.ino === oldSt.ino && now.type === oldSt.type) {
+      await fs.rm(old, { force: true }); // killed between the link and the rename: the target is still the old file
+      continue;
+    }
     const expected = wrote.get(rel) ?? null;
     const ours = now === null || (expected !== null && (await diskBlob(abs, now)) === expected);
     if (ours) await fs.rename(old, abs);
