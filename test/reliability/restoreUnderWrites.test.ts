@@ -5,7 +5,7 @@
  * The restores run in this process (the engine the CLI and the app use); the writer is a real separate process.
  * Replay with RETRACE_TEST_SEED=<seed printed below>.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,32 +36,38 @@ const files = ${JSON.stringify(APPENDED)};
 const made = [];
 let seq = 0;
 while (!fs.existsSync(stop)) {
-  const burstEnd = Date.now() + rnd() * 10;
-  while (Date.now() < burstEnd) {
-    const r = rnd();
-    seq++;
-    try {
-      if (r < 0.85) {
-        const f = files[Math.floor(rnd() * files.length)];
-        const line = 'w' + seq + ' appended to ' + f + '\\n';
-        fs.appendFileSync(path.join(root, f), line);
-        fs.appendFileSync(log, JSON.stringify({ op: 'append', path: f, line }) + '\\n');
-      } else if (r < 0.95 || made.length === 0) {
-        const f = 'new/n' + seq + '.txt';
-        const line = 'w' + seq + ' created ' + f + '\\n';
-        fs.mkdirSync(path.join(root, 'new'), { recursive: true });
-        fs.writeFileSync(path.join(root, f), line, { flag: 'wx' });
-        made.push(f);
-        fs.appendFileSync(log, JSON.stringify({ op: 'create', path: f, line }) + '\\n');
-      } else {
-        const f = made.splice(Math.floor(rnd() * made.length), 1)[0];
-        fs.unlinkSync(path.join(root, f)); // throws when a restore deleted it first: then it is not ours to count
-        fs.appendFileSync(log, JSON.stringify({ op: 'delete', path: f }) + '\\n');
-      }
-    } catch {}
-    sleep(rnd() < 0.5 ? 0 : 1);
+  // An active phase (an agent at work: bursts of writes) then a quiet one (the agent thinking), so that some
+  // restores run into writes and some do not.
+  const activeEnd = Date.now() + 200 + rnd() * 1000;
+  while (Date.now() < activeEnd && !fs.existsSync(stop)) {
+    const burstEnd = Date.now() + rnd() * 10;
+    while (Date.now() < burstEnd) {
+      const r = rnd();
+      seq++;
+      try {
+        if (r < 0.85) {
+          const f = files[Math.floor(rnd() * files.length)];
+          const line = 'w' + seq + ' appended to ' + f + '\n';
+          fs.appendFileSync(path.join(root, f), line);
+          fs.appendFileSync(log, JSON.stringify({ op: 'append', path: f, line }) + '\n');
+        } else if (r < 0.95 || made.length === 0) {
+          const f = 'new/n' + seq + '.txt';
+          const line = 'w' + seq + ' created ' + f + '\n';
+          fs.mkdirSync(path.join(root, 'new'), { recursive: true });
+          fs.writeFileSync(path.join(root, f), line, { flag: 'wx' });
+          made.push(f);
+          fs.appendFileSync(log, JSON.stringify({ op: 'create', path: f, line }) + '\n');
+        } else {
+          const f = made.splice(Math.floor(rnd() * made.length), 1)[0];
+          fs.unlinkSync(path.join(root, f)); // throws when a restore deleted it first: then it is not ours to count
+          fs.appendFileSync(log, JSON.stringify({ op: 'delete', path: f }) + '\n');
+        }
+      } catch {}
+      sleep(rnd() < 0.5 ? 0 : 1);
+    }
+    sleep(20 + rnd() * 60);
   }
-  sleep(100 + rnd() * 300);
+  sleep(300 + rnd() * 1700);
 }
 `;
 
@@ -79,7 +85,6 @@ function safetyContents(gitDir: string, paths: string[]): Map<string, string> {
   const specs = commits.flatMap((c) => paths.map((p) => ({ spec: `${c}:${p}`, path: p })));
   const out = new Map<string, string>();
   if (specs.length === 0) return out;
-  const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
   const buf = execFileSync('git', [`--git-dir=${gitDir}`, 'cat-file', '--batch'], {
     input: specs.map((s) => s.spec).join('\n') + '\n',
     maxBuffer: 512 << 20,

@@ -15,6 +15,7 @@ export const FAULT_STEPS = [
   'restore:after-safety',
   'restore:after-journal',
   'restore:mid-apply', // half of the planned paths written (reached only when at least one file changes)
+  'restore:mid-file', // a file's new content beside it and its old one linked as a side file, not yet renamed
   'restore:after-apply',
   'restore:after-rewind',
   'restore:after-ledger',
@@ -40,6 +41,7 @@ export const FAULT_STEP_OPS: Readonly<
   'restore:after-safety': ['restore', 'undo'],
   'restore:after-journal': ['restore', 'undo'],
   'restore:mid-apply': ['restore', 'undo'],
+  'restore:mid-file': ['restore', 'undo'],
   'restore:after-apply': ['restore', 'undo'],
   'restore:after-rewind': ['restore', 'undo'],
   'restore:after-ledger': ['restore', 'undo'],

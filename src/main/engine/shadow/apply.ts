@@ -19,7 +19,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
-import { errnoFault, testHook } from '../faults';
+import { errnoFault, fault, testHook } from '../faults';
 import { blobSizes, readBlobs } from '../git/catFile';
 import { lsTree, type TreeEntry } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
@@ -192,6 +192,7 @@ class ApplyRun {
     }
     if (now?.type === 'dir') await this.removeEmptyFolder(rel);
     const backup = now?.type === 'file' ? await this.backupOf(abs, rel, now, g.expect) : null;
+    if (backup) fault('restore:mid-file');
     await testHook('apply:before-rename', abs);
     errnoFault('apply:rename', abs);
     await onPath(rel, 'replace', () => fs.rename(tmp, abs));
