@@ -47,20 +47,20 @@ while (!fs.existsSync(stop)) {
       try {
         if (r < 0.85) {
           const f = files[Math.floor(rnd() * files.length)];
-          const line = 'w' + seq + ' appended to ' + f + '\n';
+          const line = 'w' + seq + ' appended to ' + f + '\\n';
           fs.appendFileSync(path.join(root, f), line);
-          fs.appendFileSync(log, JSON.stringify({ op: 'append', path: f, line }) + '\n');
+          fs.appendFileSync(log, JSON.stringify({ op: 'append', path: f, line }) + '\\n');
         } else if (r < 0.95 || made.length === 0) {
           const f = 'new/n' + seq + '.txt';
-          const line = 'w' + seq + ' created ' + f + '\n';
+          const line = 'w' + seq + ' created ' + f + '\\n';
           fs.mkdirSync(path.join(root, 'new'), { recursive: true });
           fs.writeFileSync(path.join(root, f), line, { flag: 'wx' });
           made.push(f);
-          fs.appendFileSync(log, JSON.stringify({ op: 'create', path: f, line }) + '\n');
+          fs.appendFileSync(log, JSON.stringify({ op: 'create', path: f, line }) + '\\n');
         } else {
           const f = made.splice(Math.floor(rnd() * made.length), 1)[0];
           fs.unlinkSync(path.join(root, f)); // throws when a restore deleted it first: then it is not ours to count
-          fs.appendFileSync(log, JSON.stringify({ op: 'delete', path: f }) + '\n');
+          fs.appendFileSync(log, JSON.stringify({ op: 'delete', path: f }) + '\\n');
         }
       } catch {}
       sleep(rnd() < 0.5 ? 0 : 1);
@@ -131,8 +131,12 @@ describe('I9: restores while another process writes', () => {
     const side = tempDir('retrace-writer-');
     const log = path.join(side, 'actions.jsonl');
     const stop = path.join(side, 'stop');
-    const writer = spawn(process.execPath, ['-e', WRITER, root, log, stop, String(SEED)], { stdio: 'ignore' });
-    const exited = new Promise<void>((r) => writer.on('exit', () => r()));
+    const writer = spawn(process.execPath, ['-e', WRITER, root, log, stop, String(SEED)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let writerErr = '';
+    writer.stderr!.on('data', (b: Buffer) => (writerErr += b.toString()));
+    const exited = new Promise<number | null>((r) => writer.on('exit', (code) => r(code)));
 
     const outcome = { ok: 0, changed: 0, changedFiles: 0 };
     const started = Date.now();
@@ -150,7 +154,8 @@ describe('I9: restores while another process writes', () => {
       }
     } finally {
       writeFileSync(stop, '');
-      await exited;
+      const code = await exited;
+      if (code !== 0) throw new Error(`the writer process failed (exit ${code}): ${writerErr}`);
     }
     const ms = Date.now() - started;
 
