@@ -108,9 +108,11 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   ctx.journal.write(journal);
   fault('restore:after-journal');
   let changed: string[] = [];
+  /** Side files kept under a visible name: a version someone wrote while its path held something newer. */
+  const kept: string[] = [];
   try {
     if (t.codeTree && planned.length > 0) {
-      const opts = { tag: t.rid, expect: (rel: string) => expect.get(rel), onChanged: 'stop' as const };
+      const opts = { tag: t.rid, expect: (rel: string) => expect.get(rel), onChanged: 'stop' as const, kept };
       if (faultArmed('restore:mid-apply')) {
         await shadow.applyPaths(t.codeTree, planned.slice(0, Math.ceil(planned.length / 2)), opts);
         fault('restore:mid-apply');
@@ -135,7 +137,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       (r: unknown) =>
         `the rollback could not finish (${r instanceof Error ? r.message : String(r)}); the next retrace command finishes it`,
     );
-    if (e instanceof RetraceError) throw new RetraceError(e.code, `${e.message}; ${done}`, { cause: e });
+    const keptNote = kept.length > 0 ? `; also kept: ${kept.join(', ')}` : '';
+    if (e instanceof RetraceError) throw new RetraceError(e.code, `${e.message}; ${done}${keptNote}`, { cause: e });
     throw e;
   }
   const entry: LedgerRestore = {
