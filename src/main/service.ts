@@ -19,7 +19,7 @@
  * ('/'-separated); absolute paths, `..` and routes out through symlinks are refused (E_PATH_OUTSIDE_WORKSPACE).
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   API_METHODS,
@@ -34,8 +34,11 @@ import { RetraceError } from '../shared/errors';
 import type { CheckpointRef, DiffSummary, RetraceEvent, WorkspaceInfo } from '../shared/model';
 import { capture, type Result } from '../shared/result';
 import { resolveDataHome } from './engine/dataHome';
+import { mkdirPrivate, openPrivateHome, writeFilePrivate } from './engine/privateFs';
 import { resolveWorkspace } from './engine/workspace';
-import { WorkspaceEngine } from './engine/workspaceEngine';
+import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
+import { resolveSide } from './usecases/compare';
+import { restoreAndFork } from './usecases/restore';
 
 export interface ServiceOptions {
   host: 'electron' | 'serve';
@@ -149,8 +152,11 @@ class Service implements RetraceService {
         const key = `${workspace}:${from ?? 'empty'}:${to}`;
         const hit = to !== 'working' ? this.diffCache.get(key) : undefined;
         if (hit) return hit;
-        await this.assertCommits(engine, [from, to]);
-        const summary: DiffSummary = { from, to, files: await engine.diff(from, to) };
+        const summary: DiffSummary = {
+          from,
+          to,
+          files: await engine.diff(await resolveSide(engine, from), await resolveSide(engine, to)),
+        };
         if (to !== 'working') {
           this.diffCache.set(key, summary);
           if (this.diffCache.size > DIFF_CACHE_MAX) this.diffCache.delete(this.diffCache.keys().next().value!);
@@ -159,34 +165,31 @@ class Service implements RetraceService {
       },
       fileContents: async ({ workspace, from, to, path, oldPath }) => {
         const engine = await this.engine(workspace);
-        await this.assertCommits(engine, [from, to]);
-        return engine.fileContents(from, to, path, oldPath);
+        return engine.fileContents(await resolveSide(engine, from), await resolveSide(engine, to), path, oldPath);
       },
       previewRestore: async ({ workspace, target, paths }) =>
         (await this.engine(workspace)).restore({ target, mode: 'code', dryRun: true, ...(paths ? { paths } : {}) }),
       restore: async ({ workspace, target, mode, paths }) => {
         const engine = await this.engine(workspace);
-        const restored = await engine.restore({ target, mode, ...(paths ? { paths } : {}) });
-        // Claude Code sessions: fork the transcript so the banner can offer `claude --resume` (integrations, D).
-        const { withResume } = await import('./integrations/claude-code/resume');
-        const res = await withResume(engine, restored);
+        const { result: res } = await restoreAndFork(engine, { target, mode, ...(paths ? { paths } : {}) });
         this.emit({ type: 'restored', workspace, restore: res.restore });
         if (mode !== 'code') this.emit({ type: 'messages-appended', workspace, session: res.target.session });
         return res;
       },
-      undo: async ({ workspace }) => {
-        const res = await (await this.engine(workspace)).undo();
+      undo: async ({ workspace, restore }) => {
+        const res = await (await this.engine(workspace)).undo(restore);
         this.emit({ type: 'restored', workspace, restore: res.restore });
         this.emit({ type: 'sessions-changed', workspace });
         return res;
       },
+      restores: async ({ workspace }) => (await this.engine(workspace)).restores(),
       status: async ({ workspace }) => (await this.engine(workspace)).status(),
     };
   }
 
   private async timeline(req: ApiParsedRequest<'timeline'>) {
     const s = await (await this.engine(req.workspace)).session(req.session);
-    const list = req.includeHidden ? s.messages : s.messages.filter((m) => !m.hidden);
+    const list = visibleMessages(s, req.includeHidden);
     const checkpoints: CheckpointRef[] = [];
     list.forEach((m, index) => {
       if (m.hash) checkpoints.push({ index, messageId: m.id, hash: m.hash });
@@ -198,16 +201,6 @@ class Service implements RetraceService {
       messages: list.slice(req.offset, req.offset + req.limit),
       checkpoints,
     };
-  }
-
-  /** An unknown commit is the caller's mistake, not a git failure. */
-  private async assertCommits(engine: WorkspaceEngine, sides: (string | null)[]): Promise<void> {
-    const shadow = await engine.shadow();
-    for (const h of sides) if (h !== 'working') await engine.assertAvailable(h);
-    for (const h of sides) {
-      if (h && h !== 'working' && !(await shadow.commitExists(h)))
-        throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no checkpoint ${h} in this workspace`);
-    }
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -260,9 +253,9 @@ class Service implements RetraceService {
     const list = [root, ...(await this.readRecent()).filter((r) => r !== root)].slice(0, RECENT_MAX);
     const file = join(this.dataHome, 'recent.json');
     try {
-      await mkdir(this.dataHome, { recursive: true });
+      openPrivateHome(this.dataHome);
       const tmp = `${file}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify(list, null, 2) + '\n');
+      await writeFilePrivate(tmp, JSON.stringify(list, null, 2) + '\n');
       await rename(tmp, file);
     } catch {
       // the recent list is a convenience; never fail opening a folder over it
@@ -275,7 +268,7 @@ class Service implements RetraceService {
    */
   private async watchWorkspace(id: string, dir: string): Promise<void> {
     const sessionsDir = join(dir, 'sessions');
-    await mkdir(sessionsDir, { recursive: true }).catch(() => {});
+    await mkdirPrivate(sessionsDir).catch(() => {});
     const pending = new Set<string>();
     let timer: NodeJS.Timeout | undefined;
     let restored = false;

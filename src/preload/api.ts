@@ -3,7 +3,7 @@
  * check that it exposes exactly the contract's methods (and nothing like a generic `invoke`).
  */
 import { API_METHODS, EVENT_CHANNEL, ipcChannel, type ApiMethod } from '../shared/methods';
-import type { RetraceApi } from '../shared/contract';
+import type { DesktopBridge } from '../shared/contract';
 import type { RetraceEvent } from '../shared/model';
 import type { Result } from '../shared/result';
 
@@ -14,7 +14,12 @@ export interface IpcRendererLike {
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
 }
 
-export function buildRetraceApi(ipc: IpcRendererLike): RetraceApi {
+/** The slice of Electron's webUtils the bridge needs. */
+export interface WebUtilsLike {
+  getPathForFile(file: File): string;
+}
+
+export function buildRetraceApi(ipc: IpcRendererLike, webUtils: WebUtilsLike): DesktopBridge {
   const methods = Object.fromEntries(
     API_METHODS.map((method: ApiMethod) => [
       method,
@@ -29,5 +34,14 @@ export function buildRetraceApi(ipc: IpcRendererLike): RetraceApi {
       ipc.removeListener(EVENT_CHANNEL, wrapped);
     };
   };
-  return Object.freeze({ ...methods, onEvent }) as RetraceApi;
+  // A dropped folder's path, read here because only the preload may call webUtils. It throws for anything
+  // that is not a File; the page gets '' instead (as for a File made in JavaScript).
+  const pathForFile = (file: File): string => {
+    try {
+      return webUtils.getPathForFile(file);
+    } catch {
+      return '';
+    }
+  };
+  return Object.freeze({ ...methods, onEvent, pathForFile }) as DesktopBridge;
 }

@@ -13,6 +13,7 @@ import type {
   DiffSummary,
   FileContents,
   Message,
+  RestoreEntry,
   RestoreResult,
   RetraceEvent,
   SessionSummary,
@@ -23,6 +24,7 @@ import type {
 } from './model';
 
 const workspaceId = z.string().regex(/^[A-Za-z0-9._-]{1,200}$/, 'not a workspace id');
+const restoreId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'not a restore id');
 const sessionId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'not a session id');
 /** A checkpoint: full hash, unique prefix of 7+ hex digits, or a message id. */
 const checkpointSpec = z.string().min(1).max(200);
@@ -65,7 +67,9 @@ export const requestSchemas = {
     mode: z.enum(['code', 'conversation', 'both']),
     paths: z.array(relPath).optional(),
   }),
-  undo: z.object({ workspace: workspaceId }),
+  /** `restore`: the ledger entry to undo (a restore, revert or undo id); absent: the newest. */
+  undo: z.object({ workspace: workspaceId, restore: restoreId.optional() }),
+  restores: z.object({ workspace: workspaceId }),
   status: z.object({ workspace: workspaceId }),
   // `satisfies` on the literal: a method without a schema, or a schema without a method, fails to compile.
 } as const satisfies Record<ApiMethod, z.ZodType>;
@@ -96,6 +100,7 @@ export interface ApiResults {
   previewRestore: RestoreResult;
   restore: RestoreResult;
   undo: UndoResult;
+  restores: RestoreEntry[];
   status: WorkspaceStatus;
 }
 
@@ -105,6 +110,15 @@ export type RetraceApi = {
 } & {
   /** Push events from the main process. Returns an unsubscribe function. */
   onEvent(listener: (event: RetraceEvent) => void): () => void;
+};
+
+/**
+ * What the Electron preload exposes as `window.retrace`: the contract, plus the path of a dropped file or
+ * folder (webUtils.getPathForFile; a browser page under `retrace serve` has no way to know it).
+ */
+export type DesktopBridge = RetraceApi & {
+  /** The file-system path behind a dropped File; '' for anything not backed by a file on disk. */
+  pathForFile(file: File): string;
 };
 
 /** The main-process side: receives validated requests, may throw RetraceError (the host wraps it in a Result). */

@@ -15,6 +15,7 @@ export const API_METHODS = [
   'previewRestore',
   'restore',
   'undo',
+  'restores',
   'status',
 ] as const;
 

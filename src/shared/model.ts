@@ -38,7 +38,8 @@ export interface ChangeCounts {
 export interface NotCaptured {
   path: string;
   /** unsupported-name: the name is not valid UTF-8 (such files are reported and never touched by a restore). */
-  reason: 'too-large' | 'unreadable' | 'vanished' | 'unsupported-name';
+  /** name-too-long: the full path is longer than the system allows (PATH_MAX); `path` may be its folder. */
+  reason: 'too-large' | 'unreadable' | 'vanished' | 'unsupported-name' | 'name-too-long';
   size?: number;
 }
 
@@ -68,15 +69,27 @@ export interface MessageMeta {
   reconstructed?: { files: string[]; missing: string[] };
   /** The checkpoint exists in the source but could not be brought in (e.g. Cline repo missing). */
   checkpointUnavailable?: boolean;
+  /** Saved while still streaming, with nothing after it: the text may be cut off (Cline's `partial`). */
+  partial?: boolean;
+  /** The model's reasoning, which the agent's own chat shows apart from its replies (Cline). */
+  reasoning?: boolean;
   notCaptured?: NotCaptured[];
 }
 
-export type SessionSource = 'cli' | 'claude-code' | 'cline' | 'demo';
+export type SessionSource = 'cli' | 'claude-code' | 'cline' | 'codex' | 'gemini' | 'watch' | 'demo';
+
+/** Which agent a session came from, as `retrace sessions` and the session list name it (CLI.md). */
+export type AgentName = 'claude-code' | 'codex' | 'gemini' | 'cline' | 'cli' | 'watch';
+
+export function agentOf(source: SessionSource): AgentName {
+  return source === 'demo' ? 'cli' : source;
+}
 
 export interface SessionSummary {
   id: string;
   title: string;
   source: SessionSource;
+  agent: AgentName;
   createdAt: string;
   updatedAt: string;
   /** Visible messages. */
@@ -142,6 +155,29 @@ export interface UndoResult {
   undone: string;
   restore: string;
   changed: string[];
+}
+
+/**
+ * One line of `retrace restores`: a restore, revert or undo from the ledger, newest first. The CLI prints the
+ * CLI.md fields (restore, mode, target, ts, changed, undone); the app also gets the optional ones.
+ */
+export interface RestoreEntry {
+  restore: string;
+  mode: RestoreMode | 'revert' | 'undo';
+  target: RestoreTarget;
+  ts: string;
+  /** Files it changed on disk. */
+  changed: number;
+  /** A later undo, itself not undone, cancelled it. */
+  undone: boolean;
+  /** `retrace undo RID` would work now (not undone, no later entry in effect touched the same things). */
+  undoable?: boolean;
+  /** Undo entries: the entry this one undid (an undo of an undo is a redo). */
+  undoOf?: string;
+  /** Undo entries: the mode of the restore at the root of the chain (for words like "messages shown again"). */
+  undoes?: RestoreMode | 'revert';
+  /** Undo entries: true when this one re-applied that restore (it undid an undo). */
+  redo?: boolean;
 }
 
 export interface RecoveryReport {

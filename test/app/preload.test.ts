@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildRetraceApi, type IpcRendererLike } from '../../src/preload/api';
+import { buildRetraceApi, type IpcRendererLike, type WebUtilsLike } from '../../src/preload/api';
 import { API_METHODS, EVENT_CHANNEL, ipcChannel } from '../../src/shared/contract';
 
 /** An in-memory ipcRenderer that records what the bridge does. */
@@ -19,10 +19,19 @@ function recordingIpc() {
   return { ipc, invoked, listeners };
 }
 
+/** Electron's webUtils.getPathForFile, as documented: a path for a File from disk, a throw for anything else. */
+const diskFiles = new WeakMap<object, string>();
+const webUtils: WebUtilsLike = {
+  getPathForFile: (file) => {
+    if (!(file instanceof File)) throw new TypeError('Error processing argument at index 0, conversion failure');
+    return diskFiles.get(file) ?? '';
+  },
+};
+
 describe('preload bridge', () => {
-  it('exposes exactly the contract methods and onEvent — no generic invoke', () => {
-    const api = buildRetraceApi(recordingIpc().ipc);
-    expect(Object.keys(api).sort()).toEqual([...API_METHODS, 'onEvent'].sort());
+  it('exposes exactly the contract methods, onEvent and pathForFile — no generic invoke', () => {
+    const api = buildRetraceApi(recordingIpc().ipc, webUtils);
+    expect(Object.keys(api).sort()).toEqual([...API_METHODS, 'onEvent', 'pathForFile'].sort());
     expect(api).not.toHaveProperty('invoke');
     expect(api).not.toHaveProperty('send');
     expect(Object.isFrozen(api)).toBe(true);
@@ -30,7 +39,7 @@ describe('preload bridge', () => {
 
   it('sends each method on its own channel with the request unchanged', async () => {
     const { ipc, invoked } = recordingIpc();
-    const api = buildRetraceApi(ipc);
+    const api = buildRetraceApi(ipc, webUtils);
     const r = await api.status({ workspace: 'ws-1' });
     expect(r).toEqual({ ok: true, value: ipcChannel('status') });
     await api.timeline({ workspace: 'ws-1', session: 's-1', offset: 5 });
@@ -42,7 +51,7 @@ describe('preload bridge', () => {
 
   it('delivers pushed events and unsubscribes', () => {
     const { ipc, listeners } = recordingIpc();
-    const api = buildRetraceApi(ipc);
+    const api = buildRetraceApi(ipc, webUtils);
     const seen: unknown[] = [];
     const off = api.onEvent((e) => seen.push(e));
     const event = { type: 'files-changed', workspace: 'ws-1' };
@@ -50,6 +59,15 @@ describe('preload bridge', () => {
     expect(seen).toEqual([event]);
     off();
     expect(listeners.get(EVENT_CHANNEL)!.size).toBe(0);
+  });
+
+  it('gives the page a dropped folder’s path through webUtils, and "" for anything else', () => {
+    const api = buildRetraceApi(recordingIpc().ipc, webUtils);
+    const dropped = new File([], 'my project');
+    diskFiles.set(dropped, '/home/me/my project');
+    expect(api.pathForFile(dropped)).toBe('/home/me/my project');
+    expect(api.pathForFile(new File(['made in JS'], 'x.txt'))).toBe('');
+    expect(api.pathForFile({ name: 'not a file' } as unknown as File)).toBe('');
   });
 
   const built = join(import.meta.dirname, '../../out/preload/index.cjs');

@@ -5,10 +5,20 @@ import {
   CONTENT_SECURITY_POLICY,
   SECURE_WEB_PREFERENCES,
   appOrigins,
-  droppedPath,
+  devServerContentSecurityPolicy,
+  injectedContentSecurityPolicy,
   isAppUrl,
   windowOptions,
 } from '../../src/main/electron/window';
+
+function directivesOf(policy: string): Map<string, string> {
+  return new Map(
+    policy.split(';').map((d) => {
+      const [name, ...values] = d.trim().split(/\s+/);
+      return [name!, values.join(' ')] as const;
+    }),
+  );
+}
 
 describe('window security settings', () => {
   it('isolates and sandboxes the renderer, with no Node in any frame or worker', () => {
@@ -26,18 +36,23 @@ describe('window security settings', () => {
     expect(Object.isFrozen(SECURE_WEB_PREFERENCES)).toBe(true);
   });
 
-  it('every window gets exactly those settings plus the preload', () => {
+  it('every window gets exactly those settings plus the preload, with DevTools off unless asked for', () => {
     const opts = windowOptions('/app/out/preload/index.cjs', 'Retrace');
-    expect(opts.webPreferences).toEqual({ ...SECURE_WEB_PREFERENCES, preload: '/app/out/preload/index.cjs' });
+    expect(opts.webPreferences).toEqual({
+      ...SECURE_WEB_PREFERENCES,
+      preload: '/app/out/preload/index.cjs',
+      devTools: false,
+    });
+    expect(windowOptions('/p.cjs', 'Retrace', { devTools: true }).webPreferences?.devTools).toBe(true);
+    expect(windowOptions('/p.cjs', 'Retrace', { dark: true }).backgroundColor).toBe('#1e1e1e');
+  });
+
+  it('a dropped file never becomes a navigation (the preload reads its path instead)', () => {
+    expect(SECURE_WEB_PREFERENCES.navigateOnDragDrop).toBe(false);
   });
 
   it('has the strict content security policy', () => {
-    const directives = new Map(
-      CONTENT_SECURITY_POLICY.split(';').map((d) => {
-        const [name, ...values] = d.trim().split(/\s+/);
-        return [name, values.join(' ')] as const;
-      }),
-    );
+    const directives = directivesOf(CONTENT_SECURITY_POLICY);
     expect(directives.get('default-src')).toBe("'self'");
     expect(directives.get('script-src')).toBe("'self'");
     expect(directives.get('style-src')).toBe("'self' 'unsafe-inline'");
@@ -68,9 +83,22 @@ describe('window security settings', () => {
     expect(isAppUrl('http://localhost:5174/index.html', dev)).toBe(false);
   });
 
-  it('turns a dropped folder navigation into its path and ignores other URLs', () => {
-    expect(droppedPath('file:///home/me/my%20project')).toBe('/home/me/my project');
-    expect(droppedPath('https://example.com/')).toBeNull();
-    expect(droppedPath('retrace-app://app/index.html')).toBeNull();
+  it('never injects the production policy into the dev server’s pages (it would block Vite’s preamble)', () => {
+    const dev = 'http://localhost:5173/';
+    const injected = injectedContentSecurityPolicy('http://localhost:5173/index.html', dev);
+    expect(injected).toBe(devServerContentSecurityPolicy(dev));
+    const directives = directivesOf(injected!);
+    expect(directives.get('script-src')).toBe("'self' 'unsafe-inline'");
+    expect(directives.get('connect-src')).toBe("'self' ws://localhost:5173");
+    // Everything else stays as strict as production.
+    expect(directives.get('object-src')).toBe("'none'");
+    expect(directives.get('default-src')).toBe("'self'");
+    expect(injected).not.toMatch(/unsafe-eval/);
+  });
+
+  it('injects nothing into the built app’s responses, nor when no dev server runs', () => {
+    expect(injectedContentSecurityPolicy(APP_ENTRY_URL, undefined)).toBeNull();
+    expect(injectedContentSecurityPolicy(APP_ENTRY_URL, 'http://localhost:5173/')).toBeNull();
+    expect(injectedContentSecurityPolicy('https://example.com/', 'http://localhost:5173/')).toBeNull();
   });
 });

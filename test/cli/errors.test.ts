@@ -246,3 +246,21 @@ describe('environment problems: exit 1', () => {
     expectFailure(r, 'E_UNREADABLE', 1);
   });
 });
+
+describe('retrace serve on a port that is taken', () => {
+  it('E_PORT_IN_USE naming the port, exit 1', async () => {
+    const net = await import('node:net');
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as import('node:net').AddressInfo).port;
+    try {
+      const r = await runCli(['serve', '--port', String(port), '--no-open', '--json'], { home, cwd: root });
+      // (stderr may also carry the "UI is not built" note before the error line)
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.json).toEqual({ error: { code: 'E_PORT_IN_USE', message: expect.stringContaining(String(port)) } });
+      expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(new RegExp(`^retrace: port ${port} .*in use`));
+    } finally {
+      holder.close();
+    }
+  });
+});

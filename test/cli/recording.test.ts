@@ -42,6 +42,7 @@ describe('recording and browsing', () => {
     const sessions = await cliJson<Record<string, unknown>[]>(['sessions'], opts());
     expect(sessions).toHaveLength(1);
     expect(Object.keys(sessions[0]!).sort()).toEqual([
+      'agent',
       'checkpoints',
       'createdAt',
       'id',
@@ -55,6 +56,7 @@ describe('recording and browsing', () => {
       messages: 4,
       checkpoints: 3,
       source: 'cli',
+      agent: 'cli',
       title: 'Add a feature',
     });
 

@@ -97,7 +97,7 @@ describe('renderer surface (preload + window)', () => {
       on: () => undefined,
       removeListener: () => undefined,
     };
-    const api = buildRetraceApi(ipc) as Any;
+    const api = buildRetraceApi(ipc, { getPathForFile: () => '' }) as Any;
     expect(() => {
       'use strict';
       api.invoke = () => 1;
@@ -113,14 +113,16 @@ describe('renderer surface (preload + window)', () => {
   });
 
   // The required values themselves (contextIsolation, sandbox, …) are asserted in test/app/window.test.ts.
-  it('no risky webPreference is switched on, and windows get nothing else but the preload', () => {
+  it('no risky webPreference is switched on, and windows get nothing else but the preload and DevTools off', () => {
     const p = SECURE_WEB_PREFERENCES as Record<string, unknown>;
     for (const risky of ['enableRemoteModule', 'plugins', 'devTools', 'disableBlinkFeatures', 'additionalArguments'])
       expect(p[risky] === undefined || p[risky] === false, risky).toBe(true);
     const opts = windowOptions('/x/preload.cjs', 't');
     expect(Object.keys(opts.webPreferences!).sort()).toEqual(
-      [...Object.keys(SECURE_WEB_PREFERENCES), 'preload'].sort(),
+      [...Object.keys(SECURE_WEB_PREFERENCES), 'preload', 'devTools'].sort(),
     );
+    // DevTools only for an unpackaged run; a shipped window cannot open them.
+    expect(opts.webPreferences!.devTools).toBe(false);
   });
 
   it('no BrowserWindow or webPreferences are made outside window.ts', () => {
@@ -135,8 +137,7 @@ describe('renderer surface (preload + window)', () => {
     const contents = new EventEmitter() as Any;
     let openHandler: ((d: unknown) => { action: string }) | null = null;
     contents.setWindowOpenHandler = (h: typeof openHandler) => (openHandler = h);
-    const dropped: string[] = [];
-    hardenWebContents(contents, (p) => dropped.push(p));
+    hardenWebContents(contents);
     const fire = (name: string, url: string): boolean => {
       let prevented = false;
       contents.emit(name, { preventDefault: () => (prevented = true) }, url);
@@ -152,8 +153,6 @@ describe('renderer surface (preload + window)', () => {
     expect(fire('will-redirect', 'https://evil.example/')).toBe(true);
     expect(fire('will-attach-webview', 'https://evil.example/')).toBe(true);
     expect(openHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
-    // A file:// navigation is only ever turned into "open this folder", never loaded.
-    expect(dropped).toEqual(['/etc/passwd']);
   });
 
   it('app-origin checks are not fooled by look-alike URLs', () => {

@@ -13,8 +13,9 @@ import {
   session,
   type IpcMainInvokeEvent,
 } from 'electron';
+import { mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_CHANNEL, type ApiMethod, type InitInfo } from '../../shared/contract';
 import type { ErrorInfo } from '../../shared/errors';
@@ -24,13 +25,18 @@ import { resolveDataHome } from '../engine/dataHome';
 import { readStaticFile } from '../serve/staticFiles';
 import { createService, type RetraceService } from '../service';
 import { registerIpc } from './ipc';
+import { foldersFromLaunchRequest, launchRequest } from './launch';
 import { menuTemplate } from './menu';
+import { electronPaths } from './paths';
+import { quitAfterShutdown } from './quit';
+import { messageOf, reportToStderr, settle, type Report } from './report';
 import {
   APP_ENTRY_URL,
   APP_SCHEME,
   CONTENT_SECURITY_POLICY,
   appOrigins,
   createHardenedWindow,
+  injectedContentSecurityPolicy,
   isAppUrl,
 } from './window';
 
@@ -43,17 +49,26 @@ interface WindowState {
 const here = dirname(fileURLToPath(import.meta.url));
 const PRELOAD = join(here, '../preload/index.cjs');
 const RENDERER_DIR = join(here, '../renderer');
-const DEV_URL = process.env.ELECTRON_RENDERER_URL;
+// Set by `electron-vite dev` only; an empty value (an exported but blank variable) means no dev server.
+const DEV_URL = process.env.ELECTRON_RENDERER_URL || undefined;
 const ORIGINS = appOrigins(DEV_URL);
 
-/** Folder paths given on the command line (`retrace DIR` runs `electron out/main/index.js DIR`). */
-export function foldersFromArgv(argv: readonly string[], packaged: boolean): string[] {
-  return argv.slice(packaged ? 1 : 2).filter((a) => !a.startsWith('-') && a !== '.');
-}
+/** A failure the user asked for (opening a folder): on stderr, and in a dialog since no window may show it. */
+const reportToUser: Report = (what, error) => {
+  reportToStderr(what, error);
+  dialog.showErrorBox('Retrace', `${what}: ${messageOf(error)}`);
+};
 
 export function startApp(): void {
-  // The app and the CLI must share one data directory.
-  app.setPath('userData', resolveDataHome());
+  // The app and the CLI share one data directory; Chromium's profile goes to a folder of its own inside it.
+  // setPath throws for a folder that does not exist yet (first run), and must happen before 'ready'.
+  const dataHome = resolveDataHome();
+  for (const [name, path] of Object.entries(electronPaths(dataHome)) as ['userData' | 'sessionData', string][]) {
+    mkdirSync(path, { recursive: true });
+    app.setPath(name, path);
+  }
+  // DevTools and the reload items exist only for an unpackaged (development) run.
+  const devTools = !app.isPackaged;
   protocol.registerSchemesAsPrivileged([
     {
       scheme: APP_SCHEME,
@@ -61,14 +76,29 @@ export function startApp(): void {
     },
   ]);
 
-  if (!app.requestSingleInstanceLock()) {
-    // Another Retrace is running: it receives our folders through 'second-instance'.
+  if (!app.requestSingleInstanceLock(launchRequest(process.argv, process.cwd(), app.isPackaged))) {
+    // Another Retrace is running: it receives our folders as the 'second-instance' event's additionalData.
     app.quit();
     return;
   }
 
   const windows = new Map<number, WindowState>();
   let service: RetraceService;
+  /** Paths macOS asked us to open ('open-file') before 'ready'. */
+  const openedBeforeReady: string[] = [];
+
+  /** The folders among `paths` (files are not ours to open); a path that cannot be read is reported. */
+  async function foldersAmong(paths: readonly string[]): Promise<string[]> {
+    const folders: string[] = [];
+    for (const path of paths) {
+      try {
+        if ((await stat(path)).isDirectory()) folders.push(path);
+      } catch (error) {
+        reportToUser(`opening ${path}`, error);
+      }
+    }
+    return folders;
+  }
 
   const stateOf = (event: IpcMainInvokeEvent) => windows.get(event.sender.id);
   const windowFor = (workspaceId: string) => [...windows.values()].find((w) => w.workspace?.id === workspaceId);
@@ -82,13 +112,13 @@ export function startApp(): void {
       preloadPath: PRELOAD,
       title: workspace ? `${workspace.name} — Retrace` : 'Retrace',
       dark: nativeTheme.shouldUseDarkColors,
-      onDrop: (path) => void openFolder(path, windows.get(win.webContents.id)),
+      devTools,
     });
     const state: WindowState = { win, workspace, ...(openError ? { openError } : {}) };
     const id = win.webContents.id;
     windows.set(id, state);
     win.on('closed', () => windows.delete(id));
-    void win.loadURL(DEV_URL ?? APP_ENTRY_URL);
+    settle(win.loadURL(DEV_URL ?? APP_ENTRY_URL), 'loading the window');
     return state;
   }
 
@@ -118,20 +148,18 @@ export function startApp(): void {
       newWindow(r.value);
     }
     app.addRecentDocument(r.value.root);
-    void refreshMenu();
+    settle(refreshMenu(), 'updating the menu');
     return r;
   }
 
-  async function openFromArgv(argv: readonly string[], cwd: string): Promise<void> {
-    const folders = foldersFromArgv(argv, app.isPackaged);
+  /** Folders from a launch (absolute paths): each in its window; with none, make sure a window is open. */
+  async function openLaunchFolders(folders: readonly string[]): Promise<void> {
     if (folders.length === 0) {
       if (windows.size === 0) newWindow(null);
       return;
     }
-    for (const f of folders) {
-      const r = (await service.dispatch('openWorkspace', {
-        path: isAbsolute(f) ? f : join(cwd, f),
-      })) as Result<WorkspaceInfo>;
+    for (const path of folders) {
+      const r = (await service.dispatch('openWorkspace', { path })) as Result<WorkspaceInfo>;
       if (!r.ok) newWindow(null, r.error);
       else await openFolder(r.value.root);
     }
@@ -154,16 +182,20 @@ export function startApp(): void {
       appName: app.name,
       recent: recent.ok ? (recent.value as string[]) : [],
       focused,
+      devTools,
       actions: {
         openFolder: () => {
           const win = focused();
-          void pickFolder(win ?? undefined).then((p) => {
-            if (p) void openFolder(p, win ? windows.get(win.webContents.id) : undefined);
-          });
+          const into = win ? windows.get(win.webContents.id) : undefined;
+          settle(
+            pickFolder(win ?? undefined).then((p) => (p ? openFolder(p, into) : null)),
+            'opening a folder',
+            reportToUser,
+          );
         },
         openRecent: (p) => {
           const win = focused();
-          void openFolder(p, win ? windows.get(win.webContents.id) : undefined);
+          settle(openFolder(p, win ? windows.get(win.webContents.id) : undefined), `opening ${p}`, reportToUser);
         },
         send: (command) => {
           const win = focused();
@@ -205,7 +237,7 @@ export function startApp(): void {
     }
   }
 
-  void app.whenReady().then(async () => {
+  const start = app.whenReady().then(async () => {
     // Nothing the page asks for (camera, notifications, clipboard-read …) is granted.
     // The one exception: writing text to the clipboard ("Copy command" for `claude --resume`).
     const allowed = (permission: string) => permission === 'clipboard-sanitized-write';
@@ -224,11 +256,13 @@ export function startApp(): void {
       });
     });
     if (DEV_URL) {
-      // Under `electron-vite dev` the page comes from Vite's server: give it the same policy.
+      // Under `electron-vite dev` the page comes from Vite's server, whose inline preamble the production
+      // policy would block: its pages get the dev policy, and nothing else is touched.
+      const devUrl = DEV_URL;
       session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-        callback({
-          responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
-        });
+        const policy = injectedContentSecurityPolicy(details.url, devUrl);
+        if (!policy) return callback({});
+        callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] } });
       });
     }
 
@@ -249,15 +283,40 @@ export function startApp(): void {
       if (target) send(target, event);
     });
     await refreshMenu();
-    await openFromArgv(process.argv, process.cwd());
+    await openLaunchFolders([
+      ...launchRequest(process.argv, process.cwd(), app.isPackaged).folders,
+      ...(await foldersAmong(openedBeforeReady)),
+    ]);
+  });
+  // Nothing can run without the service and its IPC: say why and stop, rather than leave a windowless process.
+  start.catch((error: unknown) => {
+    reportToUser('Retrace could not start', error);
+    app.exit(1);
   });
 
-  app.on('second-instance', (_event, argv, cwd) => void app.whenReady().then(() => openFromArgv(argv, cwd)));
+  // Emitted after 'ready' (Electron guarantees it); the folders come as additionalData, never parsed from argv.
+  app.on('second-instance', (_event, _argv, _cwd, additionalData) =>
+    settle(
+      start.then(() => openLaunchFolders(foldersFromLaunchRequest(additionalData))),
+      'opening folders from a second launch',
+      reportToUser,
+    ),
+  );
+  // macOS: a folder dropped on the Dock icon or opened with the app. Before 'ready' it is one of the launch's
+  // folders (so no empty window opens beside it); after, it opens like any other folder.
   app.on('open-file', (event, path) => {
     event.preventDefault();
-    void app.whenReady().then(async () => {
-      if ((await stat(path)).isDirectory()) await openFolder(path);
-    });
+    if (!app.isReady()) {
+      openedBeforeReady.push(path);
+      return;
+    }
+    settle(
+      start.then(async () => {
+        for (const folder of await foldersAmong([path])) await openFolder(folder);
+      }),
+      `opening ${path}`,
+      reportToUser,
+    );
   });
   app.on('activate', () => {
     if (windows.size === 0 && app.isReady()) newWindow(null);
@@ -265,7 +324,11 @@ export function startApp(): void {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('will-quit', () => void service?.close());
+  // Stop the service's watchers before the process goes (Electron does not await will-quit listeners).
+  app.on(
+    'will-quit',
+    quitAfterShutdown(app, () => service?.close() ?? Promise.resolve()),
+  );
   // Belt and braces: every webContents (not only ours) is refused navigation and new windows.
   app.on('web-contents-created', (_e, contents) => {
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));

@@ -1,10 +1,11 @@
 /**
- * The native menu. Checkpoint navigation keys (←/→, j/k) are handled by the renderer itself, so those items
- * show their key without registering it (typing in a text field must keep working); the rest are real
- * accelerators that send a command to the focused window.
+ * The native menu. Its shortcuts come from the platform's keyboard map (keymap.ts): checkpoint navigation
+ * (←/→, j/k) is handled by the renderer itself, so those items never take the keys from text fields; the
+ * rest are real accelerators that send a command to the focused window.
  */
 import type { BrowserWindow, MenuItemConstructorOptions } from 'electron';
 import type { AppCommand } from '../../shared/model';
+import { keymapFor, type KeyedAction } from './keymap';
 
 export interface MenuActions {
   openFolder(): void;
@@ -18,18 +19,17 @@ export function menuTemplate(opts: {
   recent: readonly string[];
   actions: MenuActions;
   focused: () => BrowserWindow | null;
+  /** Developer items (reload, toggleDevTools): only when the app runs unpackaged, never in a shipped build. */
+  devTools: boolean;
 }): MenuItemConstructorOptions[] {
   const { actions } = opts;
-  const cmd = (
-    label: string,
-    command: AppCommand,
-    accelerator?: string,
-    registerAccelerator = true,
-  ): MenuItemConstructorOptions => ({
-    label,
-    ...(accelerator ? { accelerator, registerAccelerator } : {}),
-    click: () => actions.send(command),
+  const keys = keymapFor(opts.platform);
+  const keyed = (action: KeyedAction, item: MenuItemConstructorOptions): MenuItemConstructorOptions => ({
+    ...item,
+    ...keys[action],
   });
+  const cmd = (label: string, command: AppCommand): MenuItemConstructorOptions =>
+    keyed(command, { label, click: () => actions.send(command) });
   const mac = opts.platform === 'darwin';
   const template: MenuItemConstructorOptions[] = [];
   if (mac)
@@ -49,7 +49,7 @@ export function menuTemplate(opts: {
     {
       label: '&File',
       submenu: [
-        { label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: () => actions.openFolder() },
+        keyed('open-folder', { label: 'Open Folder…', click: () => actions.openFolder() }),
         {
           label: 'Open Recent',
           submenu: opts.recent.length
@@ -76,20 +76,20 @@ export function menuTemplate(opts: {
     {
       label: '&Checkpoint',
       submenu: [
-        cmd('Previous Checkpoint', 'previous-checkpoint', 'Left', false),
-        cmd('Next Checkpoint', 'next-checkpoint', 'Right', false),
+        cmd('Previous Checkpoint', 'previous-checkpoint'),
+        cmd('Next Checkpoint', 'next-checkpoint'),
         { type: 'separator' },
-        cmd('Compare This Step', 'compare-step', 'CmdOrCtrl+1'),
-        cmd('Compare Since Then', 'compare-since', 'CmdOrCtrl+2'),
-        cmd('Compare Two Checkpoints', 'compare-pair', 'CmdOrCtrl+3'),
-        cmd('Toggle Inline Diff', 'toggle-inline', 'CmdOrCtrl+Alt+I'),
-        cmd('Show Rewound Messages', 'toggle-rewound', 'CmdOrCtrl+Alt+H'),
+        cmd('Compare This Step', 'compare-step'),
+        cmd('Compare Since Then', 'compare-since'),
+        cmd('Compare Two Checkpoints', 'compare-pair'),
+        cmd('Toggle Inline Diff', 'toggle-inline'),
+        cmd('Show Rewound Messages', 'toggle-rewound'),
         { type: 'separator' },
-        cmd('Preview Restore', 'preview-restore', 'CmdOrCtrl+Alt+P'),
-        cmd('Restore Code', 'restore-code', 'CmdOrCtrl+Alt+C'),
-        cmd('Restore Conversation', 'restore-conversation', 'CmdOrCtrl+Alt+V'),
-        cmd('Restore Both', 'restore-both', 'CmdOrCtrl+Alt+B'),
-        cmd('Undo Restore', 'undo-restore', 'CmdOrCtrl+Alt+Z'),
+        cmd('Preview Restore', 'preview-restore'),
+        cmd('Restore Code', 'restore-code'),
+        cmd('Restore Conversation', 'restore-conversation'),
+        cmd('Restore Both', 'restore-both'),
+        cmd('Undo Restore', 'undo-restore'),
       ],
     },
     {
@@ -100,7 +100,14 @@ export function menuTemplate(opts: {
         { role: 'zoomOut' },
         { type: 'separator' },
         { role: 'togglefullscreen' },
-        { role: 'toggleDevTools' },
+        ...(opts.devTools
+          ? ([
+              { type: 'separator' },
+              { role: 'reload' },
+              { role: 'forceReload' },
+              { role: 'toggleDevTools' },
+            ] as MenuItemConstructorOptions[])
+          : []),
       ],
     },
     { role: 'windowMenu' },

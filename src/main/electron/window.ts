@@ -24,12 +24,18 @@ export const SECURE_WEB_PREFERENCES = Object.freeze({
   enableBlinkFeatures: '',
   safeDialogs: true,
   spellcheck: false,
-  // A dropped folder becomes a navigation to its file:// URL, which the will-navigate guard turns into
-  // "open this folder" (the sandboxed renderer cannot see dropped files' paths) and then cancels.
-  navigateOnDragDrop: true,
+  // A dropped file never turns into a navigation: the page takes the drop and asks the preload for the
+  // folder's path (webUtils.getPathForFile).
+  navigateOnDragDrop: false,
 } satisfies WebPreferences);
 
-export function windowOptions(preloadPath: string, title: string, dark = false): BrowserWindowConstructorOptions {
+/** `devTools`: whether DevTools can open at all — only for an unpackaged (development) run. */
+export function windowOptions(
+  preloadPath: string,
+  title: string,
+  opts: { dark?: boolean; devTools?: boolean } = {},
+): BrowserWindowConstructorOptions {
+  const dark = opts.dark ?? false;
   return {
     width: 1400,
     height: 900,
@@ -39,7 +45,7 @@ export function windowOptions(preloadPath: string, title: string, dark = false):
     show: false,
     // The theme's page colour, so the window never flashes the other theme while it loads.
     backgroundColor: dark ? '#1e1e1e' : '#ffffff',
-    webPreferences: { ...SECURE_WEB_PREFERENCES, preload: preloadPath },
+    webPreferences: { ...SECURE_WEB_PREFERENCES, preload: preloadPath, devTools: opts.devTools ?? false },
   };
 }
 
@@ -69,27 +75,36 @@ export function isAppUrl(url: string | undefined | null, origins: readonly strin
   return origin !== null && origins.includes(origin);
 }
 
-/** A dropped folder arrives as a file:// navigation; return its path, or null for any other URL. */
-export function droppedPath(url: string): string | null {
-  try {
-    const u = new URL(url);
-    if (u.protocol !== 'file:') return null;
-    return decodeURIComponent(u.pathname.replace(/^\/([A-Za-z]:)/, '$1'));
-  } catch {
-    return null;
-  }
+/**
+ * The policy for pages from Vite's dev server under `electron-vite dev`: the production policy, except that
+ * Vite's inline React-refresh preamble may run and its hot-reload socket may connect. The built app never
+ * gets it: its scheme's handler sends CONTENT_SECURITY_POLICY itself.
+ */
+export function devServerContentSecurityPolicy(devServerUrl: string): string {
+  const directives = new Map(
+    CONTENT_SECURITY_POLICY.split(';').map((d) => {
+      const [name, ...values] = d.trim().split(/\s+/);
+      return [name!, values.join(' ')] as const;
+    }),
+  );
+  const { host } = new URL(devServerUrl);
+  directives.set('script-src', "'self' 'unsafe-inline'");
+  directives.set('connect-src', `'self' ws://${host}`);
+  return [...directives].map(([name, values]) => `${name} ${values}`).join('; ');
 }
 
 /**
- * No navigation away from the app, no new windows, no webviews. `onDrop` receives the path of a dropped
- * file or folder (the navigation itself is always cancelled).
+ * The policy the session adds to a response from `url`: the dev policy for the dev server's pages, nothing
+ * for anything else (the app scheme sets its own header; no other origin is ever loaded).
  */
-export function hardenWebContents(contents: WebContents, onDrop: (path: string) => void): void {
-  contents.on('will-navigate', (event, url) => {
-    event.preventDefault();
-    const dropped = droppedPath(url);
-    if (dropped) onDrop(dropped);
-  });
+export function injectedContentSecurityPolicy(url: string, devServerUrl: string | undefined): string | null {
+  if (!devServerUrl) return null;
+  return isAppUrl(url, [originOf(devServerUrl)!]) ? devServerContentSecurityPolicy(devServerUrl) : null;
+}
+
+/** No navigation away from the app (nor to a dropped file), no new windows, no webviews. */
+export function hardenWebContents(contents: WebContents): void {
+  contents.on('will-navigate', (event) => event.preventDefault());
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
@@ -98,10 +113,10 @@ export function hardenWebContents(contents: WebContents, onDrop: (path: string) 
 /** Build a hardened window; the caller loads the page once it has registered the window's state. */
 export function createHardenedWindow(
   BrowserWindowCtor: typeof BrowserWindow,
-  opts: { preloadPath: string; title: string; dark: boolean; onDrop: (path: string) => void },
+  opts: { preloadPath: string; title: string; dark: boolean; devTools: boolean },
 ): BrowserWindow {
-  const win = new BrowserWindowCtor(windowOptions(opts.preloadPath, opts.title, opts.dark));
-  hardenWebContents(win.webContents, opts.onDrop);
+  const win = new BrowserWindowCtor(windowOptions(opts.preloadPath, opts.title, opts));
+  hardenWebContents(win.webContents);
   win.once('ready-to-show', () => win.show());
   return win;
 }

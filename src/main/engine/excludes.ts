@@ -5,7 +5,7 @@
  */
 
 /** Gitignore patterns written into <shadow>/info/exclude before the folder's `.retraceignore`. */
-export const DEFAULT_EXCLUDES = ['.git', 'node_modules/', '.env', '.env.*', '!.env.example'];
+export const DEFAULT_EXCLUDES = ['.git', 'node_modules/', '.env', '.env.*', '!.env.example', '.envrc'];
 
 export function excludeFileContent(retraceIgnore: string | null): string {
   const lines = ['# Written by Retrace; regenerated when .retraceignore changes.', ...DEFAULT_EXCLUDES];
@@ -24,8 +24,9 @@ export function hasGitSegment(relPath: string): boolean {
   return relPath.split('/').some((s) => s.toLowerCase() === '.git');
 }
 
+/** `.env` files and direnv's `.envrc`, which exports the same secrets (`export API_KEY=…`). */
 function isSecretName(name: string): boolean {
-  return name === '.env' || (name.startsWith('.env.') && name !== '.env.example');
+  return name === '.env' || name === '.envrc' || (name.startsWith('.env.') && name !== '.env.example');
 }
 
 /** True when the default rules exclude this workspace-relative path ('/'-separated), whatever .gitignore says. */

@@ -9,6 +9,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecoveryReport, RestoreMode, RestoreTarget } from '../../shared/model';
+import { openPrivateSync } from './privateFs';
 import { appendJsonl, isNotFound, readJsonl } from './sessions/jsonl';
 
 /** The conversation part of a restore: which messages it hides and which it shows again. */
@@ -57,7 +58,7 @@ export class Journal {
   /** Durably replace the journal: write a temp file, fsync it, rename over, fsync the folder. */
   write(record: JournalRecord): void {
     const tmp = `${this.file}.${process.pid}.tmp`;
-    const fd = openSync(tmp, 'w');
+    const fd = openPrivateSync(tmp, 'w');
     try {
       writeFileSync(fd, JSON.stringify(record));
       fsyncSync(fd);

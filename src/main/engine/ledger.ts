@@ -1,7 +1,7 @@
 /**
  * The restore ledger: <ws.dir>/ledger.jsonl, one line per finished restore or undo (and per rollback done by
- * recovery). `undo` inverts the newest restore entry — an undo is itself an entry, so undoing again
- * re-applies what it undid.
+ * recovery). `undo` inverts one restore entry (by id, or the newest) — an undo is itself an entry, so undoing
+ * it re-applies what it undid. Which entries are undone is derived from the entries alone (restore/history.ts).
  */
 import { join } from 'node:path';
 import type { LastRestore, RestoreMode, RestoreTarget } from '../../shared/model';
@@ -53,7 +53,7 @@ export class Ledger {
     return (await this.entries()).some((e) => e.type === 'restore' && e.rid === rid);
   }
 
-  /** The entry `undo` would invert: the newest restore (or undo) entry. */
+  /** The entry a bare `undo` would invert: the newest restore (or undo) entry. */
   async newestRestore(): Promise<LedgerRestore | null> {
     const all = await this.entries();
     for (let i = all.length - 1; i >= 0; i--) {

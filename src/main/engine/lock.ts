@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, promises as fs, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, promises as fs, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RetraceError } from '../../shared/errors';
 import type { RecoveryReport } from '../../shared/model';
+import { mkdirPrivate, openPrivateSync } from './privateFs';
 import type { WorkspaceRef } from './workspace';
 
 /**
@@ -110,7 +111,7 @@ async function acquireFile(
   opts: LockOptions,
 ): Promise<HeldLock> {
   try {
-    await fs.mkdir(ws.dir, { recursive: true });
+    await mkdirPrivate(ws.dir);
   } catch (e) {
     throw new RetraceError('E_DATA_DIR', `cannot create ${ws.dir}: ${(e as Error).message}`);
   }
@@ -174,7 +175,7 @@ async function acquireFile(
 function tryCreate(file: string, info: LockInfo): boolean {
   let fd: number;
   try {
-    fd = openSync(file, 'wx', 0o644);
+    fd = openPrivateSync(file, 'wx');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw new RetraceError('E_DATA_DIR', `cannot create the lock ${file}: ${(e as Error).message}`);
@@ -227,7 +228,7 @@ async function removeIfUnchanged(file: string, raw: string): Promise<boolean> {
   const guard = `${file}.takeover`;
   let fd: number;
   try {
-    fd = openSync(guard, 'wx');
+    fd = openPrivateSync(guard, 'wx');
     closeSync(fd);
   } catch {
     const st = await fs.stat(guard).catch(() => null);

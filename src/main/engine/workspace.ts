@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { RetraceError } from '../../shared/errors';
 import { expandHome } from './dataHome';
+import { openPrivateHome, writeFilePrivate } from './privateFs';
 
 export interface WorkspaceRef {
   /** Real, absolute path of the folder. */
@@ -156,7 +157,8 @@ export function slug(name: string): string {
 async function writeWorkspaceJson(dir: string, root: string, id: string): Promise<void> {
   const file = path.join(dir, 'workspace.json');
   try {
-    await fs.mkdir(dir, { recursive: true });
+    // Private from the data home down, also when they exist with looser bits (PRODUCT.md I11).
+    for (const d of [path.dirname(path.dirname(dir)), path.dirname(dir), dir]) openPrivateHome(d);
     try {
       await fs.access(file);
       return;
@@ -164,7 +166,7 @@ async function writeWorkspaceJson(dir: string, root: string, id: string): Promis
       // first use: write it below
     }
     const tmp = `${file}.${process.pid}.tmp`;
-    await fs.writeFile(tmp, JSON.stringify({ root, id, createdAt: new Date().toISOString() }, null, 2) + '\n');
+    await writeFilePrivate(tmp, JSON.stringify({ root, id, createdAt: new Date().toISOString() }, null, 2) + '\n');
     await fs.rename(tmp, file);
   } catch (e) {
     throw new RetraceError('E_DATA_DIR', `cannot write the data folder ${dir}: ${(e as Error).message}`, { cause: e });

@@ -17,6 +17,7 @@ import type {
   FileChange,
   FileContents,
   Message,
+  RestoreEntry,
   RestoreResult,
   RestoreTarget,
   SessionSummary,
@@ -34,6 +35,7 @@ import { recordLocked, type RecordInput, type RecordResult } from './record';
 import { recover } from './recovery/recover';
 import { report } from './recovery/report';
 import { restoreLocked, type RestoreRequest } from './restore/restore';
+import { listRestores } from './restore/history';
 import { undoLocked } from './restore/undo';
 import { assertSessionId, sessionRef } from './sessions/ids';
 import type { MessageEvent, RewindEvent, UnrewindEvent } from './sessions/events';
@@ -145,9 +147,17 @@ export class WorkspaceEngine implements WorkspaceContext {
     return this.write(() => restoreLocked(this, req));
   }
 
-  /** Invert the newest ledger entry (restore or undo): its files back to its safety checkpoint, its messages back. */
-  async undo(): Promise<UndoResult> {
-    return this.write(() => undoLocked(this));
+  /**
+   * Invert ledger entry `rid` (default: the newest): its files back to its safety checkpoint, its messages back.
+   * E_UNDO_CONFLICT when a later entry still in effect touched the same files or messages (I14).
+   */
+  async undo(rid?: string): Promise<UndoResult> {
+    return this.write(() => undoLocked(this, rid));
+  }
+
+  /** Every restore, revert and undo, newest first, with its undone state (read from the ledger, no lock). */
+  async restores(): Promise<RestoreEntry[]> {
+    return listRestores(await this.ledger.entries());
   }
 
   async status(): Promise<WorkspaceStatus> {

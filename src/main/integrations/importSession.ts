@@ -43,6 +43,8 @@ export interface ImportSessionResult {
 
 /** What every importer answers (the CLI prints it; each importer adds its own details). */
 export interface ImportOutcome extends ImportSessionResult {
+  /** Which agent's transcript it was (CLI.md); the import command fills it in where an importer does not. */
+  agent?: string;
   workspace: string;
   /** True when the session had been imported before and was left as it was. */
   skipped: boolean;

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
 import type { RetraceEvent } from '../../shared/model';
+import { RetraceError } from '../../shared/errors';
 import { fail, type Result } from '../../shared/result';
 import { checkHostAndOrigin, newToken, splitTokenPath, tokensEqual } from './access';
 import { readStaticFile } from './staticFiles';
@@ -168,9 +169,13 @@ export async function startServeHost(opts: ServeHostOptions): Promise<ServeHost>
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (e: NodeJS.ErrnoException): void => {
+      unsubscribe?.();
+      reject(listenError(e, opts.port ?? 0));
+    };
+    server.once('error', failed);
     server.listen(opts.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
@@ -192,4 +197,17 @@ export async function startServeHost(opts: ServeHostOptions): Promise<ServeHost>
       return closing;
     },
   };
+}
+
+/** A port someone else holds is the user's to choose around, not an internal error. */
+function listenError(e: NodeJS.ErrnoException, port: number): Error {
+  if (e.code === 'EADDRINUSE')
+    return new RetraceError(
+      'E_PORT_IN_USE',
+      `port ${port} on 127.0.0.1 is already in use: choose another with --port`,
+      {
+        cause: e,
+      },
+    );
+  return e;
 }

@@ -2,12 +2,12 @@
  * The renderer's only way to the main process: window.retrace (Electron preload) when present, else the
  * `retrace serve` WebSocket next to the page (/<token>/ws, relative to the page URL that carries the token).
  */
-import type { RetraceApi } from '../../shared/contract';
+import type { DesktopBridge, RetraceApi } from '../../shared/contract';
 import { createWsApi } from './wsClient';
 
 declare global {
   interface Window {
-    retrace?: RetraceApi;
+    retrace?: DesktopBridge;
   }
 }
 
@@ -20,3 +20,6 @@ function serveSocketUrl(): string {
 }
 
 export const api: RetraceApi = window.retrace ?? createWsApi(serveSocketUrl());
+
+/** The desktop app's extras (a dropped folder's path); null under `retrace serve`. */
+export const desktop: DesktopBridge | null = window.retrace ?? null;

@@ -1,59 +1,24 @@
 /**
- * Monaco from the local package (never a CDN), with its web workers bundled by Vite. Without the editor
+ * Monaco from the local package (never a CDN), cut down to what a read-only diff viewer uses: the editor API
+ * (not `monaco-editor`'s main entry, which loads every editing feature and the TypeScript, JSON, CSS and HTML
+ * language services with their workers), the Monarch grammars for syntax colouring (each language's grammar is
+ * a lazy chunk, fetched when a file of that language is first shown), and the one editor worker. Without that
  * worker the diff editor never computes a diff, so this module must run before any editor is created.
  */
-import * as monaco from 'monaco-editor';
+import * as monaco from 'monaco-editor/editor/editor.api';
+import 'monaco-editor/basic-languages/monaco.contribution';
+// The few editor features a reviewer uses; each is one of Monaco's own `features/<name>/register` entries.
+import 'monaco-editor/features/codicon/register'; // the icon font (diff gutter, find widget)
+import 'monaco-editor/features/diffEditor/register'; // next/previous change, the accessible diff viewer
+import 'monaco-editor/features/find/register'; // Find in a diff (Ctrl/Cmd+F)
+import 'monaco-editor/features/wordOperations/register'; // Ctrl/Alt+arrows move by word
+import 'monaco-editor/features/readOnlyMessage/register'; // "cannot edit" instead of silence on typing
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
-import JsonWorker from 'monaco-editor/languages/features/json/json.worker?worker';
-import CssWorker from 'monaco-editor/languages/features/css/css.worker?worker';
-import HtmlWorker from 'monaco-editor/languages/features/html/html.worker?worker';
-import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
 
 self.MonacoEnvironment = {
-  getWorker(_workerId: string, label: string): Worker {
-    switch (label) {
-      case 'json':
-        return new JsonWorker();
-      case 'css':
-      case 'scss':
-      case 'less':
-        return new CssWorker();
-      case 'html':
-      case 'handlebars':
-      case 'razor':
-        return new HtmlWorker();
-      case 'typescript':
-      case 'javascript':
-        return new TsWorker();
-      default:
-        return new EditorWorker();
-    }
-  },
+  // No language service is loaded, so the editor worker (diff computation, links) is the only one ever asked for.
+  getWorker: (): Worker => new EditorWorker(),
 };
-
-// A snapshot is not a project: the TypeScript service would only add "cannot find module" noise, and its
-// worker would compete with the diff worker for the CPU on every file switched to. Colours come from the
-// Monarch grammars, which need no worker.
-const quiet = { noSemanticValidation: true, noSyntaxValidation: true, noSuggestionDiagnostics: true };
-const noLanguageService = {
-  completionItems: false,
-  hovers: false,
-  documentSymbols: false,
-  definitions: false,
-  references: false,
-  documentHighlights: false,
-  rename: false,
-  diagnostics: false,
-  documentRangeFormattingEdits: false,
-  signatureHelp: false,
-  onTypeFormattingEdits: false,
-  codeActions: false,
-  inlayHints: false,
-};
-for (const defaults of [monaco.typescript.typescriptDefaults, monaco.typescript.javascriptDefaults]) {
-  defaults.setDiagnosticsOptions(quiet);
-  defaults.setModeConfiguration(noLanguageService);
-}
 
 /** Monaco's language id for a file name (by extension or exact file name), "plaintext" if none. */
 export function languageForPath(path: string): string {

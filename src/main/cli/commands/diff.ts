@@ -1,5 +1,6 @@
 import type { Command } from '../command';
 import { relativeToRoot, str } from '../args';
+import { resolveSide } from '../../usecases/compare';
 
 export const command: Command = {
   usage: 'diff FROM [TO] [--file PATH]',
@@ -7,9 +8,8 @@ export const command: Command = {
   positionals: { min: 1, max: 2 },
   async run(ctx) {
     const engine = await ctx.engine();
-    const from = await engine.resolveCommit(ctx.positionals[0]!);
-    const toSpec = ctx.positionals[1] ?? 'working';
-    const to = toSpec === 'working' ? 'working' : await engine.resolveCommit(toSpec);
+    const from = await resolveSide(engine, ctx.positionals[0]!);
+    const to = await resolveSide(engine, ctx.positionals[1] ?? 'working');
     const file = str(ctx.values, 'file');
     if (file !== undefined) {
       const c = await engine.fileContents(from, to, await engine.checkPath(relativeToRoot(engine.ws.root, file)));

@@ -3,9 +3,9 @@
  * on stdin. It never blocks or fails the agent: whatever goes wrong (bad JSON, a locked or protected folder,
  * git missing) is appended to <data dir>/logs/hook.log and the exit code is 0. It prints nothing on stdout.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { toErrorInfo } from '../../../shared/errors';
+import { appendFilePrivateSync, mkdirPrivateSync, openPrivateHome } from '../../engine/privateFs';
 import type { Command } from '../command';
 
 export const command: Command = {
@@ -61,8 +61,9 @@ function log(ctx: { dataHome(): string }, line: string): void {
 export function appendHookLog(dataHome: string, line: string): void {
   try {
     const dir = join(dataHome, 'logs');
-    mkdirSync(dir, { recursive: true });
-    appendFileSync(join(dir, 'hook.log'), `${new Date().toISOString()} ${line}\n`);
+    openPrivateHome(dataHome); // also when no workspace was resolved (a refused folder, bad JSON)
+    mkdirPrivateSync(dir);
+    appendFilePrivateSync(join(dir, 'hook.log'), `${new Date().toISOString()} ${line}\n`);
   } catch {
     // Nowhere to log: still never fail the agent.
   }

@@ -27,7 +27,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
   diff: { summary: 'what changed between two checkpoints, or since one', load: () => import('./diff') },
   status: { summary: 'workspace summary, last restore, what recovery repaired', load: () => import('./status') },
   restore: { summary: 'restore code, conversation or both to a checkpoint', load: () => import('./restore') },
-  undo: { summary: 'undo the most recent restore (or undo)', load: () => import('./undo') },
+  undo: { summary: 'undo a restore by id (default: the most recent restore or undo)', load: () => import('./undo') },
+  restores: { summary: 'list restores, reverts and undos, newest first', load: () => import('./restores') },
   hook: {
     summary: 'record one Claude Code hook call (payload on stdin); never fails the agent',
     load: () => import('./hook'),

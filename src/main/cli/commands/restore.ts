@@ -3,6 +3,7 @@ import type { RestoreMode } from '../../../shared/model';
 import { short } from '../output';
 import { relativeToRoot, strings } from '../args';
 import type { Command } from '../command';
+import { restoreAndFork } from '../../usecases/restore';
 
 const usage = 'restore TARGET (--code | --conversation | --both) [--file PATH]... [--dry-run]';
 
@@ -28,16 +29,12 @@ export const command: Command = {
     const engine = await ctx.engine();
     // An absolute path inside the workspace is accepted from people; the engine checks everything else.
     const paths = files.map((f) => relativeToRoot(engine.ws.root, f));
-    const res = await engine.restore({
+    const { result: res, problem } = await restoreAndFork(engine, {
       target: ctx.positionals[0]!,
       mode,
       ...(paths.length > 0 ? { paths } : {}),
       dryRun: ctx.values['dry-run'] === true,
     });
-    // Claude Code sessions: a forked transcript to resume from (integrations/claude-code/resume.ts, engineer D).
-    const { resumeAfterRestore } = await import('../../integrations/claude-code/resume');
-    const { resume, problem } = await resumeAfterRestore(engine, res);
-    if (resume) res.resume = resume;
     if (problem) ctx.out.note(problem);
     ctx.out.result(res, () => {
       const verb = res.dryRun ? 'would restore' : 'restored';
@@ -51,7 +48,7 @@ export const command: Command = {
       if (mode !== 'code')
         lines.push(`  ${res.hidden} message(s) ${res.dryRun ? 'would be' : ''} hidden`.replace('  hidden', ' hidden'));
       if (res.resume) lines.push(`  continue in Claude Code: ${res.resume.command}`);
-      if (!res.dryRun) lines.push('  undo with: retrace undo');
+      if (!res.dryRun) lines.push(`  undo with: retrace undo ${res.restore}`);
       return lines;
     });
   },

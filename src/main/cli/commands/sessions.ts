@@ -12,7 +12,7 @@ export const command: Command = {
         ? 'no sessions yet'
         : list.map(
             (s) =>
-              `${s.id}  ${s.updatedAt}  ${s.messages} messages, ${s.checkpoints} checkpoints  ${firstLine(s.title, 50)}`,
+              `${s.id}  ${s.agent.padEnd(11)}  ${s.updatedAt}  ${s.messages} messages, ${s.checkpoints} checkpoints  ${firstLine(s.title, 50)}`,
           ),
     );
   },

@@ -1,13 +1,18 @@
+import { describeUndo } from '../../../shared/undoWords';
 import type { Command } from '../command';
 
 export const command: Command = {
-  usage: 'undo',
+  usage: 'undo [RESTORE_ID]',
   options: {},
-  positionals: { min: 0, max: 0 },
+  positionals: { min: 0, max: 1 },
   async run(ctx) {
-    const res = await (await ctx.engine()).undo();
+    const engine = await ctx.engine();
+    const res = await engine.undo(ctx.positionals[0]);
+    if (ctx.json) return ctx.out.result(res, () => []);
+    // The words depend on what was undone (files, messages, or a redo): the ledger says.
+    const undone = (await engine.restores()).find((e) => e.restore === res.undone);
     ctx.out.result(res, () => [
-      `undid ${res.undone} (recorded as ${res.restore}); ${res.changed.length} file(s) changed`,
+      `${describeUndo(res, undone)} (${res.undone}; recorded as ${res.restore}, \`retrace undo ${res.restore}\` reverses it)`,
       ...res.changed.map((p) => `  ${p}`),
     ]);
   },

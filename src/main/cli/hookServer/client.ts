@@ -14,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resolveDataHome } from '../../engine/dataHome';
 import { hookServerPaths, isPrivateDir, pidAlive, socketPathFits, type HookServerPaths } from './paths';
-import { BUILD_ID, lineReader, type HookAnswer, type HookRequest } from './protocol';
+import { BUILD_ID, forwardedEnv, lineReader, type HookAnswer, type HookRequest } from './protocol';
 
 /** A server that does not accept within this is treated as absent. */
 const CONNECT_TIMEOUT_MS = 200;
@@ -58,6 +58,11 @@ export async function hookClient(argv: string[], install: Install): Promise<numb
 function serverTarget(argv: string[]): { dataHome: string; paths: HookServerPaths } | null {
   const env = process.env;
   if (env.RETRACE_HOOK_SERVER === '0' || env.RETRACE_TEST_FAULTS || env.RETRACE_FAULT) return null;
+  // Windows: a named pipe can be created first by any local user, and nothing here can check who serves it
+  // (that needs GetNamedPipeServerProcessId plus the owner SID of that process, or a pipe created with a
+  // DACL for our SID alone and FILE_FLAG_FIRST_PIPE_INSTANCE; node's net module exposes neither). Unverified
+  // means untrusted: run in-process.
+  if (process.platform === 'win32') return null;
   const dataDir = simpleHookArgs(argv);
   if (dataDir === false) return null;
   const dataHome = resolveDataHome(dataDir !== undefined ? { dataDir } : {});
@@ -83,8 +88,7 @@ function simpleHookArgs(argv: string[]): string | undefined | false {
 }
 
 function request(argv: string[], dataHome: string, stdin: string): HookRequest {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const env = forwardedEnv(process.env);
   return { build: BUILD_ID, dataHome, argv, cwd: process.cwd(), env, umask: process.umask(), stdin };
 }
 
@@ -136,7 +140,8 @@ async function startServer(bin: string, paths: HookServerPaths, dataHome: string
       detached: true,
       stdio: 'ignore',
       cwd: path.parse(dataHome).root,
-      env: process.env,
+      // The server outlives this call: it gets the allow-list only, never the agent's keys and tokens.
+      env: forwardedEnv(process.env),
       windowsHide: true,
     });
     child.on('error', () => {});

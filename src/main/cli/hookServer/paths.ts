@@ -1,14 +1,15 @@
 /**
  * Where the hook server of a data home listens and keeps its pid file. Shared by the tiny client and the
- * server, so it imports only node: built-ins.
+ * server, so it imports only node: built-ins (and privateFs.ts, which does too).
  *
  * The socket lives in a 0700 folder of the data home. A Unix socket path must fit sun_path (104 bytes on
  * macOS, 108 on Linux): a longer one moves to a 0700 folder in the temp dir named for the uid and a hash of
  * the data home. Windows uses a named pipe named the same way.
  */
-import { chmodSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { mkdirPrivateSync } from '../../engine/privateFs';
 
 export interface HookServerPaths {
   /** <data home>/hook-server: the pid file, and the socket when its path is short enough. */
@@ -65,7 +66,7 @@ export function socketPathFits(p: HookServerPaths): boolean {
  */
 export function ensurePrivateDir(dir: string): boolean {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    mkdirPrivateSync(dir);
     if (process.platform === 'win32') return true;
     const st = lstatSync(dir);
     if (!st.isDirectory() || st.uid !== process.getuid?.()) return false;

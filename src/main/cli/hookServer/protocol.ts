@@ -14,10 +14,55 @@ export interface HookRequest {
   dataHome: string;
   argv: string[];
   cwd: string;
+  /** Only the allow-listed variables (forwardedEnv): never the caller's secrets. */
   env: Record<string, string>;
   /** Files the hook creates get the caller's permissions. */
   umask?: number;
   stdin: string;
+}
+
+/**
+ * The only environment variables a request carries, and the only ones a server is started with: what the
+ * hook path reads (RETRACE_*, the agents' config dirs, the data home (HOME, XDG_*, APPDATA), PATH for git,
+ * the temp dir, the locale, colour) and what a child process needs on Windows. An agent's environment holds
+ * API keys and tokens; they must never travel over the socket nor live on in the resident server.
+ */
+const FORWARDED_ENV_NAMES = new Set([
+  'HOME',
+  'PATH',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'SYSTEMROOT',
+  'PATHEXT',
+  'COMSPEC',
+]);
+const FORWARDED_ENV_PREFIXES = ['RETRACE_', 'XDG_', 'LC_'];
+/** The agents' own settings: only where their files are, never their credentials. */
+const AGENT_CONFIG = /^(CLAUDE|CODEX|GEMINI)_[A-Z0-9_]*(DIR|HOME)$/;
+
+export function isForwardedEnv(name: string): boolean {
+  const upper = name.toUpperCase(); // Windows names are case-insensitive (Path, SystemRoot)
+  return (
+    FORWARDED_ENV_NAMES.has(upper) ||
+    FORWARDED_ENV_PREFIXES.some((p) => upper.startsWith(p)) ||
+    AGENT_CONFIG.test(upper)
+  );
+}
+
+/** `env` reduced to the allow-list above. */
+export function forwardedEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && isForwardedEnv(k)) out[k] = v;
+  return out;
 }
 
 export type HookAnswer =

@@ -8,11 +8,12 @@
  * (RETRACE_HOOK_SERVER_IDLE_MS, default 10 min), when its pid file or socket is removed or replaced, when its
  * data home disappears, and after declining a request of another build.
  */
-import { existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
+import { writeFilePrivateSync } from '../../engine/privateFs';
 import { appendHookLog } from '../commands/hook';
 import { ensurePrivateDir, hookServerPaths, pidAlive, socketPathFits, type HookServerPaths } from './paths';
-import { BUILD_ID, lineReader, type HookAnswer, type HookRequest } from './protocol';
+import { BUILD_ID, forwardedEnv, lineReader, type HookAnswer, type HookRequest } from './protocol';
 
 const DEFAULT_IDLE_MS = 10 * 60_000;
 /** A pid file this young belongs to a server still starting (it may not listen yet). */
@@ -21,6 +22,8 @@ const STARTING_GRACE_MS = 5_000;
 /** Runs until the server exits (it calls process.exit); resolves only when it cannot start. */
 export async function runHookServer(dataHome: string): Promise<number> {
   const paths = hookServerPaths(dataHome);
+  // A named pipe's clients cannot be verified from node (see client.ts): refuse rather than trust any.
+  if (process.platform === 'win32') return cannotStart(dataHome, paths, 'named pipe clients cannot be verified');
   if (!socketPathFits(paths)) return cannotStart(dataHome, paths, `the socket path is too long: ${paths.socket}`);
   for (const dir of [paths.dir, paths.socketDir]) {
     if (dir && !ensurePrivateDir(dir))
@@ -43,7 +46,7 @@ export async function runHookServer(dataHome: string): Promise<number> {
 function cannotStart(dataHome: string, paths: HookServerPaths, why: string): number {
   appendHookLog(dataHome, `hook-server ${process.pid} cannot start: ${why}`);
   try {
-    writeFileSync(paths.failedFile, `${why}\n`);
+    writeFilePrivateSync(paths.failedFile, `${why}\n`);
   } catch {
     // The folder itself is the problem: each call will try again.
   }
@@ -167,7 +170,7 @@ async function runAsCaller(req: HookRequest): Promise<HookAnswer> {
   } catch {
     return { status: 'declined', reason: 'cannot enter the caller’s cwd' };
   }
-  replaceEnv(req.env);
+  replaceEnv(forwardedEnv(req.env)); // a client of this build sends only these; take no more from another
   const savedUmask = typeof req.umask === 'number' ? process.umask(req.umask) : null;
   const stdout = capture(process.stdout);
   const stderr = capture(process.stderr);
@@ -208,7 +211,7 @@ async function claimPidFile(paths: HookServerPaths): Promise<boolean> {
   const mine = String(process.pid);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileSync(paths.pidFile, mine, { flag: 'wx', mode: 0o600 });
+      writeFilePrivateSync(paths.pidFile, mine, { flag: 'wx' });
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return false;

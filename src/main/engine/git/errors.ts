@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { RetraceError } from '../../../shared/errors';
 
 /** What went wrong in one git call, classified from git's own words. */
 export type GitErrorKind =
   | 'git-missing' // the binary is not on PATH
+  | 'workdir-missing' // the folder git was to run in (the workspace) no longer exists
   | 'index-locked' // <git-dir>/index.lock exists
   | 'ref-locked' // a ref's .lock exists
   | 'ref-mismatch' // update-ref's expected old value did not match
@@ -18,7 +20,7 @@ export class GitError extends Error {
     readonly args: readonly string[],
     readonly exitCode: number | null,
     readonly stderr: string,
-    /** For 'unreadable': the work-tree path git named. */
+    /** For 'unreadable': the work-tree path git named; for 'workdir-missing': the folder. */
     readonly path?: string,
   ) {
     super(message);
@@ -26,10 +28,34 @@ export class GitError extends Error {
   }
 }
 
+/** Global options that take their value as the next argument (`-c core.autocrlf=false`, `-C dir`). */
+const OPTIONS_WITH_VALUE = new Set(['-c', '-C', '--config-env', '--exec-path', '--namespace']);
+
+/** The git subcommand of an argument list ("read-tree"), past global options and their values. */
+export function gitSubcommand(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (OPTIONS_WITH_VALUE.has(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return '';
+}
+
+/**
+ * A git child that could not be started. ENOENT means either no git on PATH or no folder to run it in (a
+ * workspace deleted while open): only the second leaves its cwd missing, so look before blaming git.
+ */
+export function spawnFailure(args: readonly string[], cwd: string | undefined, e: NodeJS.ErrnoException): GitError {
+  if (e.code === 'ENOENT' && cwd !== undefined && !existsSync(cwd))
+    return new GitError('workdir-missing', `folder does not exist: ${cwd}`, args, null, '', cwd);
+  if (e.code === 'ENOENT') return new GitError('git-missing', 'git is not installed or not on PATH', args, null, '');
+  return new GitError('failed', `cannot run git ${gitSubcommand(args)}: ${e.message}`, args, null, '');
+}
+
 export function classifyGitFailure(args: readonly string[], exitCode: number | null, stderr: string): GitError {
   const text = stderr.trim();
   const first = text.split('\n').find((l) => /^(fatal|error):/.test(l)) ?? text.split('\n')[0] ?? '';
-  const message = `git ${args.find((a) => !a.startsWith('-')) ?? ''} failed: ${first || `exit ${exitCode}`}`;
+  const message = `git ${gitSubcommand(args)} failed: ${first || `exit ${exitCode}`}`;
   let kind: GitErrorKind = 'failed';
   let path: string | undefined;
   const unreadable = /(?:open|read|readlink|lstat|stat|opendir)\("(.*)"\): Permission denied/.exec(text);
@@ -63,6 +89,8 @@ export function toRetraceError(e: unknown): RetraceError {
   switch (e.kind) {
     case 'git-missing':
       return new RetraceError('E_GIT_MISSING', 'git is not installed or not on PATH', { cause: e });
+    case 'workdir-missing':
+      return new RetraceError('E_NOT_FOUND', e.message, { cause: e });
     case 'index-locked':
     case 'ref-locked':
       return new RetraceError('E_LOCKED', `the shadow repository is locked by another git process (${e.message})`, {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { classifyGitFailure, GitError } from './errors';
+import { classifyGitFailure, spawnFailure } from './errors';
 import { gitEnv } from './env';
 
 export interface ExecGitOptions {
@@ -36,11 +36,7 @@ export function execGit(args: readonly string[], opts: ExecGitOptions = {}): Pro
     child.stderr.on('data', (b: Buffer) => err.push(b));
     // git may exit before reading all of stdin (e.g. a bad argument): ignore EPIPE, the exit code tells.
     child.stdin.on('error', () => {});
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT')
-        reject(new GitError('git-missing', 'git is not installed or not on PATH', args, null, ''));
-      else reject(new GitError('failed', `cannot run git: ${e.message}`, args, null, ''));
-    });
+    child.on('error', (e: NodeJS.ErrnoException) => reject(spawnFailure(args, opts.cwd, e)));
     child.on('close', (code) => {
       const stderr = Buffer.concat(err).toString('utf8');
       const stdout = Buffer.concat(out);

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { mkdirPrivate, PRIVATE_READONLY_MODE, writeFilePrivate } from '../privateFs';
 
 /**
  * Objects written straight into the object store, the way git stores a loose object: the zlib-deflated
@@ -25,11 +26,11 @@ export async function writeLooseObject(gitDir: string, type: string, body: Buffe
     )
   )
     return id;
-  await fs.mkdir(dir, { recursive: true });
+  await mkdirPrivate(dir);
   // Level 1, git's default for loose objects (core.looseCompression): they are packed later anyway.
   const bytes = deflateSync(Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]), { level: 1 });
   const tmp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
-  await fs.writeFile(tmp, bytes, { mode: 0o444 });
+  await writeFilePrivate(tmp, bytes, { mode: PRIVATE_READONLY_MODE });
   await fs.rename(tmp, file); // atomic: a reader sees the whole object or none
   return id;
 }

@@ -13,6 +13,8 @@ export interface WorkTreeChanges {
    * cannot be captured faithfully; the snapshot reports them as not captured instead of dropping them silently.
    */
   unsupported?: string[];
+  /** Folders git could not open because their path is longer than the system allows (PATH_MAX). */
+  tooLong?: string[];
 }
 
 /**
@@ -37,7 +39,9 @@ export async function listWorkTreeChanges(git: GitRunner, pathspec?: readonly st
   // git only warns about a folder it cannot open and walks on: that would silently drop its files.
   const unreadable = /could not open directory '(.*?)\/?': Permission denied/.exec(stderr);
   if (unreadable) throw new GitError('unreadable', `cannot read folder ${unreadable[1]}`, [], 0, stderr, unreadable[1]);
-  const result: WorkTreeChanges = { others: [], modified: [], deleted: [], unsupported: [] };
+  // Likewise for a folder past PATH_MAX: reported as not captured instead of left out without a word.
+  const tooLong = tooLongFolders(stderr);
+  const result: WorkTreeChanges = { others: [], modified: [], deleted: [], unsupported: [], tooLong };
   for (const raw of splitNul(stdout)) {
     const entry = raw.toString('utf8');
     if (entry.length < 3) continue;
@@ -52,6 +56,25 @@ export async function listWorkTreeChanges(git: GitRunner, pathspec?: readonly st
     else result.modified.push(p); // 'C' (changed), or 'H' (cached: a hinted entry, see above)
   }
   return result;
+}
+
+/**
+ * Folders git warned it could not open because their path is too long. git cuts a message at 4096 bytes, so
+ * for such a path the reason is usually cut off: a warning without its reason names a folder that long, and
+ * the part up to its last complete '/' is reported (the folder holding what could not be opened).
+ */
+function tooLongFolders(stderr: string): string[] {
+  const out: string[] = [];
+  for (const m of stderr.matchAll(/could not open directory '([^\n]*)/g)) {
+    const rest = m[1]!;
+    const end = rest.lastIndexOf("': ");
+    if (end >= 0) {
+      if (rest.slice(end).includes('File name too long')) out.push(rest.slice(0, end).replace(/\/+$/, ''));
+    } else if (rest.includes('/')) {
+      out.push(rest.slice(0, rest.lastIndexOf('/')));
+    }
+  }
+  return out;
 }
 
 function splitNul(buf: Buffer): Buffer[] {

@@ -1,5 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { GitError } from './errors';
+import { GitError, spawnFailure } from './errors';
 import type { GitRunner } from './runner';
 
 export interface GitObject {
@@ -22,23 +22,37 @@ export class ObjectReader {
   private readonly pending: Pending[] = [];
   private failure: Error | null = null;
 
-  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    cwd: string,
+  ) {
     const stderr: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => this.onData(b));
     child.stderr.on('data', (b: Buffer) => stderr.push(b));
     child.stdin.on('error', () => {}); // the exit below says what went wrong
-    const fail = (why: string): void => {
-      this.failure = new GitError('failed', why, ['cat-file', '--batch'], null, Buffer.concat(stderr).toString());
+    const args = ['cat-file', '--batch'];
+    const fail = (error: GitError): void => {
+      this.failure = error;
       for (const p of this.pending.splice(0)) p.reject(this.failure);
     };
-    child.on('error', (e) => fail(`cannot run git cat-file: ${e.message}`));
+    // Not started: git missing, or the folder it runs in deleted (spawnFailure tells which).
+    child.on('error', (e) => fail(spawnFailure(args, cwd, e)));
     child.on('close', (code) => {
-      if (this.pending.length > 0) fail(`git cat-file --batch exited (${code ?? 'signal'}) mid-read`);
+      if (this.pending.length > 0)
+        fail(
+          new GitError(
+            'failed',
+            `git cat-file --batch exited (${code ?? 'signal'}) mid-read`,
+            args,
+            code,
+            Buffer.concat(stderr).toString(),
+          ),
+        );
     });
   }
 
   static open(git: GitRunner): ObjectReader {
-    return new ObjectReader(git.spawnReader(['cat-file', '--batch']));
+    return new ObjectReader(git.spawnReader(['cat-file', '--batch']), git.workTree);
   }
 
   /** The object, or null when the repository does not have it. */

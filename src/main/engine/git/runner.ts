@@ -1,9 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { classifyGitFailure, GitError } from './errors';
+import { classifyGitFailure, GitError, spawnFailure } from './errors';
 import { execGit, type ExecGitOptions, type ExecGitResult } from './exec';
 import { GIT_ENV_SET, gitEnv } from './env';
+import { GIT_SHARED_REPOSITORY } from '../privateFs';
 
 export interface GitRunnerOptions {
   /** The shadow repository (passed as --git-dir on every call). */
@@ -49,6 +50,8 @@ export function shadowConfig(hooksDir: string): string[] {
     // names any more are dropped after a day.
     'core.splitIndex=true',
     'splitIndex.sharedIndexExpire=1.day.ago',
+    // Every file git writes in the shadow repository is the owner's alone, whatever the umask (init.ts).
+    `core.sharedRepository=${GIT_SHARED_REPOSITORY}`,
   ];
 }
 
@@ -108,7 +111,7 @@ export class GitRunner {
       try {
         return await this.git.raw([...this.prefixFor(opts.literalPathspecs), ...args]);
       } catch (e) {
-        throw fromSimpleGit(args, e);
+        throw fromSimpleGit(args, e, this.workTree);
       }
     });
   }
@@ -153,10 +156,10 @@ export class GitRunner {
   }
 }
 
-function fromSimpleGit(args: readonly string[], e: unknown): GitError {
+function fromSimpleGit(args: readonly string[], e: unknown, cwd: string): GitError {
   if (e instanceof GitError) return e;
   const message = (e as Error)?.message ?? String(e);
   if (/ENOENT|spawn git/.test(message) && !/fatal:|error:/.test(message))
-    return new GitError('git-missing', 'git is not installed or not on PATH', args, null, '');
+    return spawnFailure(args, cwd, Object.assign(new Error(message), { code: 'ENOENT' }));
   return classifyGitFailure(args, null, message);
 }

@@ -87,6 +87,14 @@ export async function resolveCheckpoint(ctx: Ctx, spec: string): Promise<Restore
 
 /** Like resolveCheckpoint, but any commit of the shadow repository will do (a safety checkpoint, say). */
 export async function resolveCommit(ctx: Ctx, spec: string): Promise<string> {
+  // A full hash needs no search through the logs (the UI names every side this way, on every scrub).
+  if (/^[0-9a-f]{40}$/.test(spec)) {
+    await assertAvailable(ctx, spec);
+    const hash = await salvagedAs(ctx, spec);
+    if (!(await (await ctx.shadow()).commitExists(hash)))
+      throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no checkpoint ${spec} in this workspace`);
+    return hash;
+  }
   try {
     return (await resolveCheckpoint(ctx, spec)).hash;
   } catch (e) {

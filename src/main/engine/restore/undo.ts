@@ -1,21 +1,23 @@
-/** `retrace undo`: invert the newest ledger entry (restore or undo) — its files back to its safety checkpoint. */
-import { RetraceError } from '../../../shared/errors';
+/**
+ * `retrace undo [RID]`: invert one ledger entry (restore, revert or undo) — its files back to its safety
+ * checkpoint, its messages back. Without RID, the newest entry; with RID, that entry when nothing later still
+ * in effect touched the same files or messages (history.ts decides, I14).
+ */
 import type { UndoResult } from '../../../shared/model';
 import type { WorkspaceContext } from '../context';
 import { invertVisibility } from '../ledger';
 import { newRestoreId } from '../sessions/ids';
+import { entryToUndo } from './history';
 import { transact } from './transaction';
 
-/** The caller holds the writer lock. */
-export async function undoLocked(ctx: WorkspaceContext): Promise<UndoResult> {
-  const entry = await ctx.ledger.newestRestore();
-  if (!entry)
-    throw new RetraceError('E_NOTHING_TO_UNDO', 'nothing to undo: no restore has been made in this workspace');
-  const rid = newRestoreId();
+/** The caller holds the writer lock, so the ledger cannot change between the check and the undo. */
+export async function undoLocked(ctx: WorkspaceContext, rid?: string): Promise<UndoResult> {
+  const entry = entryToUndo(await ctx.ledger.entries(), rid);
+  const undoRid = newRestoreId();
   const shadow = await ctx.shadow();
   const codeTree = entry.safety && entry.paths.length > 0 ? await shadow.treeOf(entry.safety) : null;
   const out = await transact(ctx, {
-    rid,
+    rid: undoRid,
     mode: entry.mode,
     target: entry.target,
     codeTree,
@@ -24,5 +26,5 @@ export async function undoLocked(ctx: WorkspaceContext): Promise<UndoResult> {
     dryRun: false,
     undoOf: entry.rid,
   });
-  return { undone: entry.rid, restore: rid, changed: out.changed };
+  return { undone: entry.rid, restore: undoRid, changed: out.changed };
 }

@@ -17,7 +17,7 @@ export interface SessionHeader {
 }
 
 export interface SessionOrigin {
-  kind: 'claude-code' | 'cline';
+  kind: 'claude-code' | 'cline' | 'codex' | 'gemini';
   transcript?: string;
   sessionId?: string;
   cwd?: string;

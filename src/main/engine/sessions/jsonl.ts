@@ -6,6 +6,7 @@
  * costs exactly one record.
  */
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { openPrivateSync } from '../privateFs';
 import { readFile } from 'node:fs/promises';
 
 export interface ReadResult<T> {
@@ -52,7 +53,7 @@ export interface AppendResult {
  * Synchronous on purpose: one small write, and nothing can interleave between the tail check and the write.
  */
 export function appendJsonl(file: string, records: readonly object[], opts: { create?: boolean } = {}): AppendResult {
-  const fd = openSync(file, opts.create === false ? 'r+' : 'a+');
+  const fd = openPrivateSync(file, opts.create === false ? 'r+' : 'a+');
   try {
     const size = fstatSync(fd).size;
     let prefix = '';

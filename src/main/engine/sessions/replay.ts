@@ -1,5 +1,5 @@
 /** Turn a session log's events into the conversation as it is now. Pure; no I/O. */
-import type { Message, SessionSource, SessionSummary } from '../../../shared/model';
+import { agentOf, type Message, type SessionSource, type SessionSummary } from '../../../shared/model';
 import type { SessionEvent, SessionHeader } from './events';
 
 export interface SessionState {
@@ -96,6 +96,7 @@ export function summarize(state: SessionState): SessionSummary {
     id: state.header.id,
     title: state.header.title,
     source: state.header.source as SessionSource,
+    agent: agentOf(state.header.source as SessionSource),
     createdAt: state.header.createdAt,
     updatedAt: state.updatedAt,
     messages,

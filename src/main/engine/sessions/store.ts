@@ -3,7 +3,8 @@
  * Writers call this under the workspace lock; readers need no lock (appends are whole lines, and a torn
  * last line is skipped).
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirPrivateSync, openPrivateSync } from '../privateFs';
 import { join } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { SessionSource } from '../../../shared/model';
@@ -61,7 +62,7 @@ export class SessionStore {
   /** Create a session with its header. Fails if it exists. */
   create(id: string, opts: CreateSessionOptions = {}): SessionHeader {
     const file = this.file(id);
-    mkdirSync(this.dir, { recursive: true });
+    mkdirPrivateSync(this.dir);
     const header: SessionHeader = {
       type: 'session',
       v: 1,
@@ -73,7 +74,7 @@ export class SessionStore {
     };
     let fd: number;
     try {
-      fd = openSync(file, 'wx');
+      fd = openPrivateSync(file, 'wx');
     } catch (e) {
       if ((e as { code?: string }).code === 'EEXIST')
         throw new RetraceError('E_INVALID_INPUT', `session ${id} already exists`);

@@ -14,6 +14,7 @@ import { lsTree } from '../git/lsTree';
 import { EMPTY_TREE, objectType, parentOf, peelToTree, reachableCommits } from '../git/objects';
 import * as refs from '../git/refs';
 import { GitRunner } from '../git/runner';
+import { mkdirPrivate, writeFilePrivate } from '../privateFs';
 import type { WorkspaceRef } from '../workspace';
 import { ShadowDoctor } from './repair';
 import { applyPaths, planRestore, type ApplyOptions, type RestorePlan } from './restore';
@@ -57,10 +58,10 @@ export class ShadowRepo {
     try {
       await new ShadowDoctor(gitDir, ws.root, ws.dir).beforeOpen();
       await initShadowRepo(gitDir, emptyDir);
-      await fs.mkdir(path.join(gitDir, 'info'), { recursive: true });
+      await mkdirPrivate(path.join(gitDir, 'info'));
       await writeIfDifferent(path.join(gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES);
     } catch (e) {
-      if (e instanceof GitError) throw toRetraceError(e);
+      if (e instanceof GitError || e instanceof RetraceError) throw toRetraceError(e);
       throw new RetraceError('E_DATA_DIR', `cannot create the shadow repository in ${ws.dir}: ${(e as Error).message}`);
     }
     const git = new GitRunner({ gitDir, workTree: ws.root, hooksDir: emptyDir });
@@ -309,7 +310,7 @@ function assertRef(ref: string): void {
 async function writeIfDifferent(file: string, content: string): Promise<boolean> {
   const current = await fs.readFile(file, 'utf8').catch(() => null);
   if (current === content) return false;
-  await fs.writeFile(file, content);
+  await writeFilePrivate(file, content);
   return true;
 }
 

@@ -10,12 +10,24 @@ import { RetraceError } from '../../../shared/errors';
  * on a machine whose two cores the git processes need. timeSliced keeps the event loop answering meanwhile.
  */
 
+/**
+ * A path longer than the system allows (PATH_MAX: 4096 bytes on Linux, 1024 on macOS), with the folder's own
+ * path in front. Neither we nor git can read it: the snapshot reports it as not captured and goes on.
+ */
+export class NameTooLong extends Error {
+  constructor(readonly rel: string) {
+    super(`path too long: ${rel}`);
+    this.name = 'NameTooLong';
+  }
+}
+
 export function lstatOrNull(root: string, rel: string): Stats | null {
   try {
     return lstatSync(path.join(root, rel));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    if (code === 'ENAMETOOLONG') throw new NameTooLong(rel);
     throw new RetraceError('E_UNREADABLE', `cannot read ${rel}: ${code ?? (e as Error).message}`);
   }
 }
@@ -31,12 +43,29 @@ export function parentChecker(root: string): (rel: string) => boolean {
     let ok = cache.get(dir);
     if (ok === undefined) {
       const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
-      ok = dirOk(parent) && (lstatSync(path.join(root, dir), { throwIfNoEntry: false })?.isDirectory() ?? false);
+      ok = dirOk(parent) && (lstatDirOrNull(root, dir)?.isDirectory() ?? false);
       cache.set(dir, ok);
     }
     return ok;
   };
-  return (rel) => dirOk(rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
+  // A folder too long to stat: the path under it is what is too long.
+  return (rel) => {
+    try {
+      return dirOk(rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
+    } catch (e) {
+      if (e instanceof NameTooLong) throw new NameTooLong(rel);
+      throw e;
+    }
+  };
+}
+
+function lstatDirOrNull(root: string, dir: string): Stats | undefined {
+  try {
+    return lstatSync(path.join(root, dir), { throwIfNoEntry: false });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENAMETOOLONG') throw new NameTooLong(dir);
+    throw e;
+  }
 }
 
 /** Longest stretch of synchronous work before the event loop gets a turn (UI requests, heartbeats). */

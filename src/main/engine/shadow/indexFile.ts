@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
+import { openPrivate } from '../privateFs';
 
 export interface IndexEntry {
   /** Workspace-relative, '/'-separated. */
@@ -93,7 +94,7 @@ export function encodeIndex(entries: readonly IndexEntry[], version: 2 | 4 = 4):
  */
 export async function writeIndexFile(indexPath: string, entries: readonly IndexEntry[]): Promise<void> {
   const lock = `${indexPath}.lock`;
-  const fh = await fs.open(lock, 'wx');
+  const fh = await openPrivate(lock, 'wx');
   try {
     await fh.writeFile(encodeIndex(entries));
     await fh.sync();

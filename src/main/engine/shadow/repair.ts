@@ -26,6 +26,7 @@ import { execGit } from '../git/exec';
 import { gitEnv } from '../git/env';
 import { RecoveryLog } from '../journal';
 import { SessionStore } from '../sessions/store';
+import { mkdirPrivate, writeFilePrivate } from '../privateFs';
 
 export interface RepairContext {
   /** The shadow repository (<ws.dir>/shadow.git). */
@@ -101,7 +102,7 @@ export class ShadowDoctor {
     const problems = await quickCheck(this.gitDir, { objects: true, verifySince: since });
     const reports = problems.length > 0 ? (await this.repair()).reports : [];
     // Objects older than this are verified; a clock step back only makes the next check do more.
-    await fs.writeFile(marker, '').catch(() => undefined);
+    await writeFilePrivate(marker, '').catch(() => undefined);
     await fs.utimes(marker, new Date(started - 2000), new Date(started - 2000)).catch(() => undefined);
     return reports;
   }
@@ -233,12 +234,12 @@ class Repairer {
 
   /** HEAD, objects/, refs/ and a readable config: without them git does not even see a repository. */
   private async fixLayout(): Promise<void> {
-    await fs.mkdir(this.gitDir, { recursive: true });
+    await mkdirPrivate(this.gitDir);
     const made: string[] = [];
     for (const dir of ['objects', 'objects/info', 'objects/pack', 'refs', 'refs/heads']) {
       const p = path.join(this.gitDir, dir);
       if (!(await isDir(p))) {
-        await fs.mkdir(p, { recursive: true });
+        await mkdirPrivate(p);
         made.push(dir);
       }
     }
@@ -538,7 +539,7 @@ class Repairer {
       this.quarantine,
       `${this.quarantined++}-${path.relative(this.gitDir, file).replace(/[\\/]/g, '_')}`,
     );
-    await fs.mkdir(this.quarantine, { recursive: true });
+    await mkdirPrivate(this.quarantine);
     await fs.rename(file, dest).catch(async () => {
       await fs.copyFile(file, dest).catch(() => undefined);
       await fs.rm(file, { force: true });
@@ -546,7 +547,7 @@ class Repairer {
   }
 
   private async copyAside(file: string): Promise<void> {
-    await fs.mkdir(this.quarantine, { recursive: true });
+    await mkdirPrivate(this.quarantine);
     await fs.copyFile(file, path.join(this.quarantine, `${this.quarantined++}-${path.basename(file)}`));
   }
 }
@@ -669,7 +670,7 @@ async function isDir(p: string): Promise<boolean> {
 
 async function writeAtomic(file: string, content: string): Promise<void> {
   const tmp = `${file}.${process.pid}.repair`;
-  await fs.writeFile(tmp, content);
+  await writeFilePrivate(tmp, content);
   await fs.rename(tmp, file);
 }
 

@@ -189,6 +189,20 @@ describe('snapshotTree: what a checkpoint captures', () => {
     expect(names).toContain('keep.txt');
   });
 
+  it("leaves direnv's .envrc out like .env, also when .gitignore negates it and on the hinted path", async () => {
+    const root = makeWorkspace({ 'keep.txt': 'k\n', '.envrc': 'export API_KEY=1\n', 'sub/.envrc': 'export T=2\n' });
+    writeFileSync(path.join(root, '.gitignore'), '!.envrc\n');
+    const { repo } = await openTemp(root);
+    const full = [...(await treeListing(repo, (await repo.snapshotTree()).tree)).keys()];
+    expect(full).toContain('keep.txt');
+    expect(full.filter((n) => n.endsWith('.envrc'))).toEqual([]);
+    writeFileSync(path.join(root, '.envrc'), 'export API_KEY=changed\n');
+    mkdirSync(path.join(root, 'new'));
+    writeFileSync(path.join(root, 'new/.envrc'), 'export K=3\n');
+    const hinted = await repo.snapshotTree({ hintPaths: ['.envrc', 'new/.envrc'] });
+    expect([...(await treeListing(repo, hinted.tree)).keys()].filter((n) => n.endsWith('.envrc'))).toEqual([]);
+  });
+
   it('reports oversized files instead of dropping them silently', async () => {
     const root = makeWorkspace({ 'small.txt': 'x\n', 'big.bin': Buffer.alloc(2048, 1) });
     const { repo } = await openTemp(root, 1024);

@@ -8,7 +8,7 @@ import type { GitRunner } from '../git/runner';
 import { addToIndex, removeFromIndex, writeTree } from '../git/updateIndex';
 import { fastFirstAdd, indexIsEmpty, useFastFirst } from './fastFirstSnapshot';
 import type { LineCounts } from './lineCounts';
-import { lstatOrNull, parentChecker, timeSliced } from './diskChecks';
+import { lstatOrNull, NameTooLong, parentChecker, timeSliced } from './diskChecks';
 import { editTree } from './treeEdit';
 import { checkScan, lastTree, recordScan, unchangedTree, warmScope } from './warmScope';
 import { walkUntrackedDirs } from './walkUntracked';
@@ -79,7 +79,12 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
 
   const nestedDirs = changes.others.filter((p) => p.endsWith('/'));
   const untracked = changes.others.filter((p) => !p.endsWith('/'));
-  if (nestedDirs.length > 0) untracked.push(...(await walkUntrackedDirs(git, root, nestedDirs, ctx.isExcluded)));
+  const tooLong = [...(changes.tooLong ?? [])];
+  if (nestedDirs.length > 0) {
+    const walked = await walkUntrackedDirs(git, root, nestedDirs, ctx.isExcluded);
+    untracked.push(...walked.files);
+    tooLong.push(...walked.tooLong);
+  }
 
   const tracked = new Set([...changes.modified, ...changes.deleted]);
   const toRemove = new Set(changes.deleted);
@@ -91,15 +96,27 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   const firstSnapshot = await indexIsEmpty(git.gitDir);
   const toAdd: string[] = [];
   const unsupported: string[] = 'unsupported' in changes ? (changes.unsupported ?? []) : [];
-  const notCaptured: NotCaptured[] = unsupported.map((p) => ({ path: p, reason: 'unsupported-name' as const }));
+  const notCaptured: NotCaptured[] = [
+    ...unsupported.map((p) => ({ path: p, reason: 'unsupported-name' as const })),
+    ...tooLong.map((p) => ({ path: p, reason: 'name-too-long' as const })),
+  ];
   const parentOk = parentChecker(root);
   let done = 0;
   const total = candidates.length;
   ctx.onProgress?.({ phase: 'stat', done, total });
 
   await timeSliced(candidates, (rel) => {
-    const st = parentOk(rel) ? lstatOrNull(root, rel) : null;
     done++;
+    let st;
+    try {
+      st = parentOk(rel) ? lstatOrNull(root, rel) : null;
+    } catch (e) {
+      if (!(e instanceof NameTooLong)) throw e;
+      // git reached it by a relative path; with the folder's path in front it is past PATH_MAX.
+      notCaptured.push({ path: rel, reason: 'name-too-long' });
+      if (tracked.has(rel)) toRemove.add(rel);
+      return;
+    }
     if (st === null) {
       if (tracked.has(rel)) toRemove.add(rel);
       else notCaptured.push({ path: rel, reason: 'vanished' });

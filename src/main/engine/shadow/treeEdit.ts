@@ -27,7 +27,7 @@ import { EMPTY_TREE } from '../git/objects';
 import { ObjectReader } from '../git/objectReader';
 import type { GitRunner } from '../git/runner';
 import { encodeTree, isTreeMode, parseTree, TREE_MODE, type TreeEntry } from '../git/treeObject';
-import { lstatOrNull, parentChecker } from './diskChecks';
+import { lstatOrNull, NameTooLong, parentChecker } from './diskChecks';
 
 export interface TreeEditContext {
   git: GitRunner;
@@ -62,7 +62,15 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
   const parentOk = parentChecker(ctx.root);
   const seen = new Map<string, Seen>();
   for (const rel of paths) {
-    const st = parentOk(rel) ? lstatOrNull(ctx.root, rel) : null;
+    let st;
+    try {
+      st = parentOk(rel) ? lstatOrNull(ctx.root, rel) : null;
+    } catch (e) {
+      if (!(e instanceof NameTooLong)) throw e;
+      notCaptured.push({ path: rel, reason: 'name-too-long' });
+      seen.set(rel, { kind: 'gone' });
+      continue;
+    }
     if (st === null) seen.set(rel, { kind: 'gone' });
     else if (st.isDirectory()) return null;
     else if (st.isSymbolicLink()) seen.set(rel, { kind: 'blob', mode: '120000', bytes: await readLink(ctx.root, rel) });

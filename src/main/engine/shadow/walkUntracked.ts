@@ -9,15 +9,17 @@ import type { GitRunner } from '../git/runner';
  * prints it as `dir/`. We walk those in JS, one level at a time: skip every `.git` (never opened, never
  * followed), never follow symlinks (a link is a file to us), and ask git which entries the ignore rules
  * exclude, one check-ignore process per level. Once a file of such a directory is in the shadow index, git's
- * walk enters the directory by itself next time.
+ * walk enters the directory by itself next time. A folder whose path is past PATH_MAX cannot be opened: it is
+ * returned in `tooLong` for the snapshot to report.
  */
 export async function walkUntrackedDirs(
   git: GitRunner,
   root: string,
   dirs: readonly string[],
   isExcluded: (rel: string) => boolean,
-): Promise<string[]> {
+): Promise<{ files: string[]; tooLong: string[] }> {
   const files: string[] = [];
+  const tooLong: string[] = [];
   let level = dirs.map((d) => d.replace(/\/+$/, ''));
   while (level.length > 0) {
     const fileEntries: string[] = [];
@@ -29,6 +31,10 @@ export async function walkUntrackedDirs(
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENOTDIR') continue; // vanished meanwhile
+        if (code === 'ENAMETOOLONG') {
+          tooLong.push(dir);
+          continue;
+        }
         throw new RetraceError('E_UNREADABLE', `cannot read folder ${dir}: ${code ?? (e as Error).message}`);
       }
       for (const e of entries) {
@@ -44,5 +50,5 @@ export async function walkUntrackedDirs(
     for (const f of fileEntries) if (!ignored.has(f)) files.push(f);
     level = dirEntries.filter((d) => !ignored.has(d + '/') && !ignored.has(d));
   }
-  return files;
+  return { files, tooLong };
 }

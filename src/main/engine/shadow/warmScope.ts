@@ -30,6 +30,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { hasGitSegment } from '../excludes';
+import { writeFilePrivate } from '../privateFs';
 
 export const WARM_MAX_STREAK = 20;
 export const WARM_MAX_AGE_MS = 60_000;
@@ -181,6 +182,6 @@ export async function forceFullScan(gitDir: string): Promise<void> {
 async function writeState(gitDir: string, state: ScanState): Promise<void> {
   const file = path.join(gitDir, STATE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, JSON.stringify(state));
+  await writeFilePrivate(tmp, JSON.stringify(state));
   await fs.rename(tmp, file);
 }

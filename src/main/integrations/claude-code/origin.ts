@@ -3,8 +3,9 @@
  * session log in the integration's own folder: `<ws.dir>/integrations/claude-code/<sessionId>.json`. The
  * fork on conversation restore needs it; the engine's session format stays source-agnostic.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { mkdirPrivateSync, writeFilePrivateSync } from '../../engine/privateFs';
 import type { WorkspaceRef } from '../../engine/workspace';
 
 export interface ClaudeOrigin {
@@ -26,9 +27,9 @@ export function saveOrigin(ws: WorkspaceRef, session: string, origin: ClaudeOrig
   } catch {
     // not there yet
   }
-  mkdirSync(join(ws.dir, 'integrations', 'claude-code'), { recursive: true });
+  mkdirPrivateSync(join(ws.dir, 'integrations', 'claude-code'));
   const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
+  writeFilePrivateSync(tmp, text);
   renameSync(tmp, file);
 }
 

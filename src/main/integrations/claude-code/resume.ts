@@ -46,9 +46,3 @@ export async function resumeAfterRestore(
     return { problem: `no resumable Claude Code transcript: ${(e as Error).message}` };
   }
 }
-
-/** `res` with `resume` filled in where there is one (for callers that only pass the result on). */
-export async function withResume(engine: WorkspaceEngine, res: RestoreResult): Promise<RestoreResult> {
-  const { resume } = await resumeAfterRestore(engine, res);
-  return resume ? { ...res, resume } : res;
-}

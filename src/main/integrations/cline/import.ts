@@ -4,6 +4,11 @@
  * shadow repository (`<storage>/checkpoints/<cwdHash>/.git`) into ours with `git fetch`, each under
  * `refs/retrace/imports/cline/<taskId>/<hash>` so it stays reachable (I5), with its hash unchanged. Where the
  * repository (or a commit) is missing, the messages still come in, marked `checkpointUnavailable`.
+ *
+ * When none of Cline's commits can be had (its repository is gone, or the task was exported without it),
+ * the steps are rebuilt from the edits `ui_messages.json` records (reconstruct.ts): one checkpoint per
+ * applied edit, plus one at each prompt, built like the Claude Code importer's (stepTrees.ts); each edit
+ * that cannot be rebuilt is listed in `reconstructed.missing` with its reason.
  */
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -23,6 +28,9 @@ import {
   type ImportMessage,
   type ImportOutcome,
 } from '../importSession';
+import { StepTrees, type FileState } from '../stepTrees';
+import { findClineEdits, type ClineEditScan } from './edits';
+import { reconstructClineEdits, type ClineReconstruction } from './reconstruct';
 import { clineCwdHash, parseClineMessages } from './uiMessages';
 
 export interface ClineImportOptions {
@@ -39,6 +47,20 @@ export interface ClineImportResult extends ImportOutcome {
   /** Cline's shadow repository the commits came from, or null when none was found. */
   repository: string | null;
   unavailable: number;
+  /** Files rebuilt from ui_messages.json, and each applied edit that could not be (by its message `ts`). */
+  reconstructed: { files: string[]; missing: { path: string; reason: string; sourceId: string }[] };
+  /**
+   * The task's file edits: `applied` ones are covered by Cline's own checkpoints (source `cline-checkpoints`)
+   * or rebuilt / reported missing (source `ui_messages`); `notApplied` ones (rejected, never approved) change
+   * nothing.
+   */
+  edits: {
+    source: 'cline-checkpoints' | 'ui_messages';
+    applied: number;
+    rebuilt: number;
+    missing: number;
+    notApplied: { path: string; reason: string; sourceId: string }[];
+  };
 }
 
 export function importRef(taskId: string, hash: string): string {
@@ -54,6 +76,7 @@ export async function importCline(opts: ClineImportOptions): Promise<ClineImport
   if (raw === undefined)
     throw new RetraceError('E_IMPORT', `${taskDir} has no readable ui_messages.json (is it a Cline task folder?)`);
   const conv = parseClineMessages(raw);
+  const scan = findClineEdits(conv.list);
   const warnings = [...conv.warnings];
   const storage = opts.storage ?? dirname(dirname(taskDir));
   const metadata = obj(readJson(join(taskDir, 'task_metadata.json')));
@@ -91,6 +114,8 @@ export async function importCline(opts: ClineImportOptions): Promise<ClineImport
           skipped: true,
           repository: repo?.gitDir ?? null,
           unavailable: 0,
+          reconstructed: { files: [], missing: [] },
+          edits: editCounts(scan, null),
           warnings: [
             `session ${session} is in this workspace already (imported or recorded by hooks); left as it is (--replace imports it again over it)`,
           ],
@@ -100,19 +125,40 @@ export async function importCline(opts: ClineImportOptions): Promise<ClineImport
     }
     const shadow = await engine.shadow();
     if (repo && present.size > 0) await fetchCommits(shadow.gitDir, ws.dir, repo.gitDir, taskId, [...present]);
+    // Cline's own commits are the truth when there are any; otherwise rebuild the steps from its messages.
+    const rec =
+      present.size === 0
+        ? reconstructClineEdits(scan.applied, { cwd: ws.root, readWorkspace: (p) => readWorkspaceFile(ws.root, p) })
+        : null;
+    if (rec) warnings.push(...rec.warnings, ...missingWarnings(rec));
+    const stepAt = new Map(rec?.steps.map((s) => [s.edit.index, s]));
+    const trees = rec ? await StepTrees.open(shadow, rec.touched) : null;
     let unavailable = 0;
-    const messages: ImportMessage[] = conv.messages.map((m) => {
-      const meta: MessageMeta = { ...m.meta };
-      const out: ImportMessage = { role: m.role, text: m.text, ts: m.ts, meta, hidden: m.hidden };
-      if (m.checkpoint) {
-        if (present.has(m.checkpoint)) out.checkpoint = { hash: m.checkpoint };
-        else {
-          meta.checkpointUnavailable = true;
-          unavailable++;
+    const messages: ImportMessage[] = [];
+    try {
+      let states: Map<string, FileState> = rec?.initial ?? new Map();
+      for (const m of conv.messages) {
+        const meta: MessageMeta = { ...m.meta };
+        const out: ImportMessage = { role: m.role, text: m.text, ts: m.ts, meta };
+        if (m.checkpoint) {
+          if (present.has(m.checkpoint)) out.checkpoint = { hash: m.checkpoint };
+          else {
+            meta.checkpointUnavailable = true;
+            unavailable++;
+          }
         }
+        const step = stepAt.get(m.sourceIndex);
+        if (step) {
+          states = step.states;
+          meta.reconstructed = { files: step.rebuilt, missing: step.missing.map((x) => x.path) };
+        }
+        // One checkpoint per applied edit, and one at each prompt (the state the person saw when typing it).
+        if (trees && (step || m.role === 'user')) out.checkpoint = { tree: await trees.tree(states) };
+        messages.push(out);
       }
-      return out;
-    });
+    } finally {
+      trees?.dispose();
+    }
     const written = await writeImportedSession(engine, {
       id: session,
       ...(title ? { title: firstLineOf(title) } : {}),
@@ -126,8 +172,48 @@ export async function importCline(opts: ClineImportOptions): Promise<ClineImport
         ...(repo ? { transcript: join(taskDir, 'ui_messages.json') } : {}),
       },
     });
-    return { ...written, workspace: ws.root, skipped: false, repository: repo?.gitDir ?? null, unavailable, warnings };
+    return {
+      ...written,
+      workspace: ws.root,
+      skipped: false,
+      repository: repo?.gitDir ?? null,
+      unavailable,
+      reconstructed: reconstructedSummary(rec),
+      edits: editCounts(scan, rec),
+      warnings,
+    };
   });
+}
+
+/** One line per edit that could not be rebuilt, so the text output says what the JSON lists. */
+function missingWarnings(rec: ClineReconstruction): string[] {
+  return rec.steps.flatMap((s) => s.missing.map((m) => `edit of ${m.path} not rebuilt: ${m.reason}`));
+}
+
+function reconstructedSummary(rec: ClineReconstruction | null): ClineImportResult['reconstructed'] {
+  if (!rec) return { files: [], missing: [] };
+  const files = new Set(rec.steps.flatMap((s) => s.rebuilt));
+  const missing = rec.steps.flatMap((s) => s.missing.map((x) => ({ ...x, sourceId: String(s.edit.ts) })));
+  return { files: [...files].sort(), missing };
+}
+
+function editCounts(scan: ClineEditScan, rec: ClineReconstruction | null): ClineImportResult['edits'] {
+  return {
+    source: rec ? 'ui_messages' : 'cline-checkpoints',
+    applied: scan.applied.length,
+    rebuilt: rec ? rec.steps.filter((s) => s.rebuilt.length > 0).length : 0,
+    missing: rec ? rec.steps.filter((s) => s.missing.length > 0).length : 0,
+    notApplied: scan.notApplied.map((n) => ({ path: n.edit.path, reason: n.reason, sourceId: String(n.edit.ts) })),
+  };
+}
+
+/** A workspace file now: its text, null when it is not there, undefined when it cannot be read. */
+function readWorkspaceFile(root: string, relPath: string): string | null | undefined {
+  try {
+    return readFileSync(join(root, relPath), 'utf8');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+  }
 }
 
 interface FoundRepo {

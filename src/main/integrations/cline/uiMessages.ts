@@ -1,9 +1,18 @@
 /**
- * Cline's `ui_messages.json` (an array of ClineMessage) as Retrace messages: the task prompt and user
- * feedback as user messages, Cline's text and completion as assistant messages, tool and command steps as
- * tool messages, and every `lastCheckpointHash` as a checkpoint. Streaming fragments (`partial`) and
- * request bookkeeping (`api_req_started` …) are left out. Messages whose API-history index lies in the
- * task's `conversationHistoryDeletedRange` (dropped from the model's context) come in hidden. Pure.
+ * Cline's `ui_messages.json` (an array of ClineMessage) as Retrace messages, the way Cline's own chat view
+ * shows them: the first message is the task prompt (a user message, whether saved as `say:"task"` or
+ * `say:"text"`), user feedback is the person, Cline's text, reasoning and completion are the assistant, tool
+ * and command steps are tool messages (a command's output folded into it, as Cline's view does), and every
+ * `lastCheckpointHash` is a checkpoint. Request bookkeeping (`api_req_started` …) is left out.
+ *
+ * Nothing is hidden. `conversationHistoryDeletedRange` only marks what Cline dropped from the model's
+ * context to save tokens; its chat still shows those messages. A rewind in Cline ("restore task" to a
+ * checkpoint) truncates this file, so an abandoned branch never remains in it to hide.
+ *
+ * `partial: true` is how a message looked while it streamed; Cline rewrites it in place (same `ts`) when it
+ * is done, but often leaves the flag on finished texts followed by a tool call. A partial entry superseded
+ * by a later one with the same `ts` and kind is dropped; any other is kept, and marked `partial` only when
+ * nothing follows it (it may be an unfinished stream). Pure.
  */
 import type { MessageMeta, Role } from '../../../shared/model';
 
@@ -25,13 +34,16 @@ export interface ClineImportMessage {
   role: Role;
   text: string;
   ts: string;
-  hidden: boolean;
+  /** Index in `ClineConversation.list` of the entry this message comes from. */
+  sourceIndex: number;
   /** Cline's checkpoint commit, when the message carries one. */
   checkpoint: string | null;
   meta: MessageMeta;
 }
 
 export interface ClineConversation {
+  /** The settled entries (timestamped, superseded streaming states dropped) the messages index into. */
+  list: ClineMessage[];
   messages: ClineImportMessage[];
   /** The first prompt (for the title). */
   task: string | null;
@@ -43,84 +55,103 @@ const SKIPPED_SAY = new Set([
   'api_req_finished',
   'api_req_retried',
   'deleted_api_reqs',
-  'reasoning',
   'info',
   'shell_integration_warning',
   'task_progress',
   'load_mcp_documentation',
 ]);
-const SKIPPED_ASK = new Set(['resume_task', 'resume_completed_task', 'api_req_failed', 'condense', 'report_bug']);
+const SKIPPED_ASK = new Set([
+  'resume_task',
+  'resume_completed_task',
+  'api_req_failed',
+  'condense',
+  'report_bug',
+  'completion_result', // an empty one: the button that ends the task
+]);
 
-export function parseClineMessages(raw: unknown): ClineConversation {
-  const warnings: string[] = [];
-  if (!Array.isArray(raw)) return { messages: [], task: null, warnings: ['ui_messages.json does not hold a list'] };
+/** Timestamped entries, without streaming states that a later entry of the same `ts` and kind replaced. */
+export function settleMessages(raw: unknown[]): ClineMessage[] {
   const list = raw.filter(
     (m): m is ClineMessage => !!m && typeof m === 'object' && typeof (m as ClineMessage).ts === 'number',
   );
-  if (list.length < raw.length) warnings.push(`skipped ${raw.length - list.length} entr(ies) without a timestamp`);
+  const key = (m: ClineMessage) => `${m.ts}:${m.type}:${m.type === 'say' ? m.say : m.ask}`;
+  const lastAt = new Map<string, number>();
+  list.forEach((m, i) => lastAt.set(key(m), i));
+  return list.filter((m, i) => !m.partial || lastAt.get(key(m)) === i);
+}
 
-  let deleted: [number, number] | null = null;
-  for (const m of list) {
-    const r = m.conversationHistoryDeletedRange;
-    if (Array.isArray(r) && r.length === 2 && typeof r[0] === 'number' && typeof r[1] === 'number')
-      deleted = [r[0], r[1]];
-  }
+export function parseClineMessages(raw: unknown): ClineConversation {
+  const warnings: string[] = [];
+  if (!Array.isArray(raw))
+    return { list: [], messages: [], task: null, warnings: ['ui_messages.json does not hold a list'] };
+  const timed = raw.filter((m) => !!m && typeof m === 'object' && typeof (m as ClineMessage).ts === 'number');
+  if (timed.length < raw.length) warnings.push(`skipped ${raw.length - timed.length} entr(ies) without a timestamp`);
+  const list = settleMessages(raw);
+
   const unknown: Record<string, number> = {};
   const out: ClineImportMessage[] = [];
   let task: string | null = null;
-  let partials = 0;
-  for (const m of list) {
-    if (m.partial) {
-      partials++;
-      continue;
-    }
+  const partialAt: number[] = [];
+  for (const [i, m] of list.entries()) {
     const kind = m.type === 'say' ? m.say : m.ask;
     const hash =
       typeof m.lastCheckpointHash === 'string' && /^[0-9a-f]{40}$/.test(m.lastCheckpointHash)
         ? m.lastCheckpointHash
         : null;
-    const mapped = mapMessage(m);
+    // Cline's chat view takes the first message as the task, whichever `say` it was saved with.
+    const isTask = i === 0 && m.type === 'say' && (m.say === 'task' || m.say === 'text');
+    if (kind === 'command_output' && !hash) {
+      const host = out.at(-1);
+      if (host?.meta.tool === 'command') {
+        const chunk = m.text ?? '';
+        if (chunk.trim() !== '') host.text = `${host.text}\n${chunk}`;
+        continue;
+      }
+    }
+    const mapped = isTask ? { role: 'user' as Role, text: withImages(m), meta: {} } : mapMessage(m);
     if (mapped === undefined) {
       const key = `${m.type}:${kind ?? '?'}`;
       if (!(m.type === 'say' ? SKIPPED_SAY : SKIPPED_ASK).has(kind ?? '')) unknown[key] = (unknown[key] ?? 0) + 1;
       if (!hash) continue;
     }
-    if (m.type === 'say' && m.say === 'task' && task === null) task = m.text ?? null;
+    if (isTask) task = m.text ?? null;
     const { role, text, meta } = mapped ?? { role: 'system' as Role, text: 'Checkpoint', meta: {} };
     if (!hash && text.trim() === '') continue;
-    const idx = m.conversationHistoryIndex;
-    const hidden = deleted !== null && typeof idx === 'number' && idx >= deleted[0] && idx <= deleted[1];
+    if (m.partial) partialAt.push(out.length);
     out.push({
       role,
       text: text.trim() === '' ? 'Checkpoint' : text,
       ts: new Date(m.ts).toISOString(),
-      hidden,
+      sourceIndex: i,
       checkpoint: hash,
       meta: { ...meta, sourceId: String(m.ts) },
     });
   }
-  if (partials > 0) warnings.push(`skipped ${partials} partial (streaming) message(s)`);
+  // Only a partial with nothing said after it can be an unfinished stream (checkpoint notes do not count).
+  const lastSaid = out.findLastIndex((m) => m.role !== 'system');
+  for (const k of partialAt) if (k >= lastSaid) out[k]!.meta.partial = true;
   for (const [k, n] of Object.entries(unknown)) warnings.push(`skipped ${n} message(s) of unknown kind ${k}`);
-  const hiddenCount = out.filter((m) => m.hidden).length;
-  if (hiddenCount > 0)
-    warnings.push(
-      `${hiddenCount} message(s) were dropped from Cline's context (conversationHistoryDeletedRange) and come in hidden`,
-    );
-  return { messages: out, task, warnings };
+  return { list, messages: out, task, warnings };
+}
+
+function withImages(m: ClineMessage): string {
+  const text = m.text ?? '';
+  return m.images && m.images.length > 0 ? `${text}\n[${m.images.length} image(s)]` : text;
 }
 
 /** undefined: a message that is not shown. */
 function mapMessage(m: ClineMessage): { role: Role; text: string; meta: MessageMeta } | undefined {
   const text = m.text ?? '';
-  const withImages = m.images && m.images.length > 0 ? `${text}\n[${m.images.length} image(s)]` : text;
   if (m.type === 'say') {
     switch (m.say) {
       case 'task':
       case 'user_feedback':
-        return { role: 'user', text: withImages, meta: {} };
+        return { role: 'user', text: withImages(m), meta: {} };
       case 'text':
       case 'completion_result':
         return { role: 'assistant', text, meta: {} };
+      case 'reasoning':
+        return { role: 'assistant', text, meta: { reasoning: true } };
       case 'tool':
         return toolMessage(text);
       case 'command':
@@ -153,6 +184,8 @@ function mapMessage(m: ClineMessage): { role: Role; text: string; meta: MessageM
       return toolMessage(text);
     case 'command':
       return { role: 'tool', text: `command ${text}`, meta: { tool: 'command', command: text } };
+    case 'command_output':
+      return { role: 'tool', text, meta: { tool: 'command_output' } };
     case 'completion_result':
       return text.trim() ? { role: 'assistant', text, meta: {} } : undefined;
     default:

@@ -10,6 +10,7 @@ import { ErrorAlert } from './ErrorAlert';
 import { Header } from './Header';
 import { OpenFolder } from './OpenFolder';
 import { RestorePreview } from './RestorePreview';
+import { RestoresPanel } from './RestoresPanel';
 import { Scrubber } from './Scrubber';
 import { Timeline } from './Timeline';
 
@@ -43,6 +44,7 @@ export function App() {
       <ErrorAlert />
       <Banner />
       <RestorePreview />
+      <RestoresPanel />
       <Scrubber />
       <main className="panes">
         <Timeline />

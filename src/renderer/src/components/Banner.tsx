@@ -11,9 +11,11 @@ export function Banner() {
       <span className="banner-text">
         {banner.text}
         {banner.resume && <ResumeCommand command={banner.resume} />}
+        {banner.note && <span className="banner-note"> {banner.note}</span>}
       </span>
       {banner.undo && (
-        <button type="button" onClick={() => void undoRestore()} disabled={busy}>
+        // Bound to the banner's own restore id: a newer restore from another window is never undone from here.
+        <button type="button" onClick={() => void undoRestore(banner.rid)} disabled={busy}>
           {banner.undo === 'undo' ? 'Undo restore' : 'Redo restore'}
         </button>
       )}

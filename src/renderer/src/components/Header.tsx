@@ -1,5 +1,6 @@
 import { formatBytes } from '../format';
-import { previewRestore, restore, selectSession, useStore } from '../store';
+import { previewRestore, restore, selectSession, toggleRestores, useStore } from '../store';
+import { RESTORES_BUTTON_ID } from './RestoresPanel';
 
 export function Header() {
   const workspace = useStore((s) => s.workspace);
@@ -7,6 +8,7 @@ export function Header() {
   const sessionId = useStore((s) => s.sessionId);
   const status = useStore((s) => s.status);
   const canAct = useStore((s) => s.selected >= 0 && !s.busy);
+  const restoresOpen = useStore((s) => s.restoresOpen);
 
   return (
     <header className="header">
@@ -45,6 +47,15 @@ export function Header() {
         </button>
         <button type="button" onClick={() => void restore('both')} disabled={!canAct}>
           Restore both
+        </button>
+        <button
+          type="button"
+          id={RESTORES_BUTTON_ID}
+          aria-expanded={restoresOpen}
+          aria-controls="restores-panel"
+          onClick={toggleRestores}
+        >
+          Restores
         </button>
       </div>
     </header>

@@ -1,5 +1,8 @@
 /** The banner's words for what a restore or an undo changed. */
-import type { RestoreResult, UndoResult } from '../../../shared/model';
+import type { RestoreEntry, RestoreResult } from '../../../shared/model';
+import { restoreKind } from '../../../shared/undoWords';
+
+export { describeUndo } from '../../../shared/undoWords';
 
 export const shortHash = (hash: string) => hash.slice(0, 7);
 
@@ -28,6 +31,30 @@ export function describeRestore(r: RestoreResult, paths?: string[]): string {
   }
 }
 
-export function describeUndo(r: UndoResult): string {
-  return `Undid the restore: ${plural(r.changed.length, 'file')} changed back${fileList(r.changed)}.`;
+/** A row of the Restores panel: what the entry did. */
+export function describeEntry(e: RestoreEntry): string {
+  const to = shortHash(e.target.hash);
+  switch (e.mode) {
+    case 'code':
+      return `Restored code to ${to}`;
+    case 'conversation':
+      return `Restored the conversation to ${to}`;
+    case 'both':
+      return `Restored code and conversation to ${to}`;
+    case 'revert':
+      return `Reverted ${to}`;
+    case 'undo':
+      // Which entry it took back, so two undos of look-alike restores can be told apart.
+      return `${e.redo ? 'Redid' : 'Undid'} the ${restoreKind(e)} to ${to} (${e.undoOf ?? '?'})`;
+  }
+}
+
+/** Why the banner's entry can no longer be undone from it as it was, per the ledger; undefined when it still can. */
+export function staleNote(e: RestoreEntry, all: RestoreEntry[]): string | undefined {
+  if (e.undone) {
+    const by = all.find((x) => x.undoOf === e.restore && !x.undone);
+    return `Since then this was undone${by ? ` (${by.restore})` : ''} in another window or the terminal.`;
+  }
+  if (e.undoable === false) return 'A later restore changed the same files: undo that one first (see Restores).';
+  return undefined;
 }

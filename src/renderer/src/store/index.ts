@@ -14,6 +14,7 @@ import type {
   FileContents,
   Hash,
   Message,
+  RestoreEntry,
   RestoreMode,
   RestoreResult,
   RetraceEvent,
@@ -34,7 +35,8 @@ import {
   loadSummary,
   summaryKey,
 } from './diffCache';
-import { describeRestore, describeUndo } from './describe';
+import { describeRestore, describeUndo, staleNote } from './describe';
+import { undoLabel } from '../../../shared/undoWords';
 
 export const PAGE_SIZE = 500;
 /** step: previous → this; since: this → the files now; pair: a chosen checkpoint → this one. */
@@ -42,8 +44,12 @@ export type CompareMode = 'step' | 'since' | 'pair';
 
 export interface Banner {
   text: string;
-  /** The restore can be undone from the banner. */
+  /** The ledger entry (restore or undo) this banner describes: its Undo acts on this id and no other (I14). */
+  rid: string;
+  /** The entry can be undone (or, for an undo, redone) from the banner. */
   undo: 'undo' | 'redo' | null;
+  /** Set when the ledger says the entry was undone, or overtaken, elsewhere (another window, the terminal). */
+  note?: string;
   /** Claude Code sessions: the command that continues the forked transcript. */
   resume?: string;
 }
@@ -78,6 +84,9 @@ export interface State {
 
   busy: boolean;
   banner: Banner | null;
+  /** The ledger, newest first (the Restores panel), and whether that panel is open. */
+  restores: RestoreEntry[];
+  restoresOpen: boolean;
   preview: RestoreResult | null;
   error: ErrorInfo | null;
 }
@@ -106,6 +115,8 @@ const initial: State = {
   inline: false,
   busy: false,
   banner: null,
+  restores: [],
+  restoresOpen: false,
   preview: null,
   error: null,
 };
@@ -151,7 +162,7 @@ async function showWorkspace(ws: WorkspaceInfo): Promise<void> {
   forgetAll();
   set({ ...initial, host: get().host, phase: 'workspace', workspace: ws, error: get().error });
   document.title = `${ws.name} — Retrace`;
-  await Promise.all([loadSessions(true), refreshStatus()]);
+  await Promise.all([loadSessions(true), refreshStatus(), loadRestores()]);
 }
 
 export async function refreshStatus(): Promise<void> {
@@ -428,9 +439,10 @@ export async function restore(mode: RestoreMode, paths?: string[]): Promise<void
     const r = await api.restore({ workspace: s.workspace.id, target: cp.hash, mode, ...(paths ? { paths } : {}) });
     const result = take(r);
     if (!result) return;
-    const banner: Banner = { text: describeRestore(result, paths), undo: 'undo' };
+    const banner: Banner = { text: describeRestore(result, paths), rid: result.restore, undo: 'undo' };
     if (result.resume) banner.resume = result.resume.command;
     set({ banner, error: null });
+    void loadRestores();
     await afterRestore(mode !== 'code');
   } finally {
     set({ busy: false });
@@ -445,19 +457,70 @@ export async function previewRestore(): Promise<void> {
   if (result) set({ preview: result });
 }
 
-export async function undoRestore(): Promise<void> {
+/**
+ * Undo ledger entry `rid` (the banner's, or a row of the Restores panel); without one, the newest. The banner then
+ * describes the undo, bound to the undo's own id, so its button redoes exactly this.
+ */
+export async function undoRestore(rid?: string): Promise<void> {
   const s = get();
   if (!s.workspace || s.busy) return;
   set({ busy: true, preview: null });
   try {
-    const result = take(await api.undo({ workspace: s.workspace.id }));
+    const result = take(await api.undo({ workspace: s.workspace.id, ...(rid ? { restore: rid } : {}) }));
     if (!result) return;
-    set({ banner: { text: describeUndo(result), undo: 'redo' }, error: null });
+    const list = await loadRestores();
+    const undone = list.find((e) => e.restore === result.undone);
+    const made = list.find((e) => e.restore === result.restore);
+    set({
+      banner: {
+        text: describeUndo(result, undone),
+        rid: result.restore,
+        undo: made ? bannerAction(made) : 'redo',
+      },
+      error: null,
+    });
     await afterRestore(true);
   } finally {
     set({ busy: false });
   }
 }
+
+/** Read the ledger again (it is the one truth for every window) and bring the banner up to date with it. */
+export async function loadRestores(): Promise<RestoreEntry[]> {
+  const ws = get().workspace;
+  if (!ws) return [];
+  const r = await api.restores({ workspace: ws.id });
+  if (!r.ok || get().workspace?.id !== ws.id) return get().restores;
+  const banner = get().banner;
+  const entry = banner && r.value.find((e) => e.restore === banner.rid);
+  if (banner && entry) {
+    const note = staleNote(entry, r.value);
+    set({
+      restores: r.value,
+      banner: { ...withoutNote(banner), undo: bannerAction(entry), ...(note ? { note } : {}) },
+    });
+  } else set({ restores: r.value });
+  return r.value;
+}
+
+function withoutNote(b: Banner): Banner {
+  const { note: _note, ...rest } = b;
+  return rest;
+}
+
+/** What the banner's button does for its entry now: undo, redo (an undo entry), or nothing (undone elsewhere). */
+function bannerAction(e: RestoreEntry): Banner['undo'] {
+  if (e.undone) return null;
+  return undoLabel(e) === 'Undo' ? 'undo' : 'redo';
+}
+
+export function toggleRestores(): void {
+  const open = !get().restoresOpen;
+  set({ restoresOpen: open });
+  if (open) void loadRestores();
+}
+
+export const closeRestores = () => set({ restoresOpen: false });
 
 async function afterRestore(conversationChanged: boolean): Promise<void> {
   forgetWorking();
@@ -497,7 +560,8 @@ export function handleEvent(e: RetraceEvent): void {
       refreshWorking();
       break;
     case 'restored':
-      // A restore by another window or the CLI: the list and the files may both have changed.
+      // A restore or undo by any window or the CLI: the ledger (banner, Restores panel), the list and the files.
+      void loadRestores();
       if (!s.busy) void afterRestore(true);
       break;
   }
@@ -528,6 +592,7 @@ export function runCommand(command: AppCommand): void {
     case 'preview-restore':
       return void previewRestore();
     case 'undo-restore':
-      return void undoRestore();
+      // The banner's restore, never a newer one made elsewhere; without a banner, the newest.
+      return void undoRestore(get().banner?.rid);
   }
 }

@@ -1,0 +1,215 @@
+/**
+ * `retrace import gemini`: synthetic chats of both shapes (legacy JSON, current JSONL with $set and $rewindTo),
+ * imported through the CLI into real workspaces, checkpoint contents read back with git; and the real chats in
+ * ../shared/fixtures/gemini (skipped, and named so, where that folder is absent).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  cleanupTempDirs,
+  cliJson,
+  errorCode,
+  gitAt,
+  makeWorkspace,
+  REPO_ROOT,
+  runCli,
+  shadowDir,
+  tempDir,
+  tempHome,
+} from '../helpers';
+
+afterAll(cleanupTempDirs);
+
+interface LogMessage {
+  role: string;
+  text: string;
+  hash: string | null;
+  hidden: boolean;
+  meta?: {
+    tool?: string;
+    sourceId?: string;
+    reasoning?: boolean;
+    reconstructed?: { files: string[]; missing: string[] };
+  };
+}
+interface ImportResult {
+  session: string;
+  agent: string;
+  messages: number;
+  hidden: number;
+  checkpoints: number;
+  reconstructed: { files: string[]; missing: { path: string; reason: string }[] };
+  edits: { applied: number; rebuilt: number };
+  warnings: string[];
+}
+
+let clock = Date.parse('2025-11-21T20:00:00Z');
+const ts = (): string => new Date((clock += 1000)).toISOString();
+const user = (id: string, content: string) => ({ id, timestamp: ts(), type: 'user', content });
+const gemini = (id: string, content: string, toolCalls: object[] = [], thoughts: object[] = []) => ({
+  id,
+  timestamp: ts(),
+  type: 'gemini',
+  content,
+  toolCalls,
+  thoughts,
+  model: 'gemini-2.5-pro',
+});
+const edit = (root: string, rel: string, before: string | null, after: string, status = 'success') => ({
+  id: `call-${rel}-${clock}`,
+  name: before === null ? 'write_file' : 'replace',
+  args: { file_path: join(root, rel) },
+  status,
+  resultDisplay: {
+    fileDiff: `--- ${rel}\n+++ ${rel}\n`,
+    fileName: rel,
+    filePath: join(root, rel),
+    originalContent: before,
+    newContent: after,
+    isNewFile: before === null,
+  },
+});
+
+async function importChat(file: string, ws: string) {
+  const home = tempHome();
+  const res = await cliJson<ImportResult>(['import', 'gemini', file, '--cwd', ws], { home });
+  const log = (await cliJson<{ messages: LogMessage[] }>(['log', '--all', '--cwd', ws], { home })).messages;
+  const fileAt = (hash: string, path: string): string | null => {
+    try {
+      return gitAt(shadowDir(home, ws), ['show', `${hash}:${path}`]);
+    } catch {
+      return null;
+    }
+  };
+  return { res, log, fileAt, home };
+}
+
+describe('Gemini import: synthetic chats', () => {
+  it('legacy JSON: messages in order, thoughts kept, every successful edit rebuilt exactly', async () => {
+    const ws = makeWorkspace({ 'app.py': 'print(1)\n' });
+    const chat = {
+      sessionId: '15eaa698-0000-4000-8000-000000000001',
+      projectHash: createHash('sha256').update(ws).digest('hex'),
+      startTime: ts(),
+      lastUpdated: ts(),
+      messages: [
+        user('u1', 'Print two, and add a helper'),
+        gemini(
+          'g1',
+          'Editing app.py.',
+          [edit(ws, 'app.py', 'print(1)\n', 'print(2)\n')],
+          [{ subject: 'Plan', description: 'change the literal' }],
+        ),
+        gemini('g2', '', [edit(ws, 'lib/help.py', null, 'def h():\n    return 1\n')]),
+        gemini('g3', 'A failed edit changes nothing.', [edit(ws, 'app.py', 'print(2)\n', 'oops\n', 'error')]),
+        { id: 'i1', timestamp: ts(), type: 'error', content: 'Quota exceeded' },
+        gemini('g4', 'Done.'),
+      ],
+    };
+    const file = join(tempDir('retrace-gemini-'), 'session-2025-11-21T20-00-15eaa698.json');
+    writeFileSync(file, JSON.stringify(chat));
+    const { res, log, fileAt } = await importChat(file, ws);
+    expect(res).toMatchObject({ agent: 'gemini', hidden: 0, edits: { applied: 2, rebuilt: 2 } });
+    expect(res.warnings.filter((w) => /another folder/.test(w))).toEqual([]);
+    expect(log.map((m) => [m.role, m.text.split('\n')[0]])).toEqual([
+      ['user', 'Print two, and add a helper'],
+      ['assistant', 'Editing app.py.'],
+      ['assistant', 'Plan: change the literal'],
+      ['tool', expect.stringMatching(/^replace /)],
+      ['tool', expect.stringMatching(/^write_file /)],
+      ['assistant', 'A failed edit changes nothing.'],
+      ['tool', expect.stringMatching(/^replace /)],
+      ['system', 'error: Quota exceeded'],
+      ['assistant', 'Done.'],
+    ]);
+    const [e1, e2, failed] = log.filter((m) => m.role === 'tool');
+    expect(fileAt(log[0]!.hash!, 'app.py')).toBe('print(1)\n');
+    expect(fileAt(e1!.hash!, 'app.py')).toBe('print(2)\n');
+    expect(fileAt(e1!.hash!, 'lib/help.py')).toBeNull();
+    expect(fileAt(e2!.hash!, 'lib/help.py')).toBe('def h():\n    return 1\n');
+    expect(failed!.hash).toBeNull();
+  });
+
+  it('JSONL: the last record per id wins, $set updates, $rewindTo hides that message and all after it', async () => {
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const lines = [
+      { sessionId: '15eaa698-0000-4000-8000-000000000002', projectHash: 'x', startTime: ts() },
+      user('u1', 'first'),
+      gemini('g1', 'draft'),
+      gemini('g1', 'final answer'),
+      user('u2', 'abandoned prompt'),
+      gemini('g2', 'abandoned reply', [edit(ws, 'a.txt', 'a\n', 'b\n')]),
+      { $rewindTo: 'u2' },
+      { $set: { summary: 'whatever' } },
+      user('u3', 'second'),
+      gemini('g3', 'kept'),
+    ];
+    const file = join(tempDir('retrace-gemini-'), 'session-x.jsonl');
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const { res, log } = await importChat(file, ws);
+    expect(res.hidden).toBe(3);
+    expect(log.filter((m) => !m.hidden).map((m) => m.text.split('\n')[0])).toEqual([
+      'first',
+      'final answer',
+      'second',
+      'kept',
+    ]);
+    expect(log.filter((m) => m.hidden).map((m) => m.text.split('\n')[0])).toEqual([
+      'abandoned prompt',
+      'abandoned reply',
+      expect.stringMatching(/^replace /),
+    ]);
+    expect(res.warnings.some((w) => /another folder/.test(w))).toBe(true); // projectHash "x" is not this folder's
+  });
+
+  it('bad input: no --cwd, not JSON, an unknown $rewindTo, a truncated last line', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const dir = tempDir('retrace-gemini-bad-');
+    const ok = join(dir, 'ok.json');
+    writeFileSync(ok, JSON.stringify({ sessionId: 's-1', messages: [user('u1', 'hi')] }));
+    expect(errorCode(await runCli(['import', 'gemini', ok, '--json'], { home, cwd: ws }))).toBe('E_IMPORT');
+    const notJson = join(dir, 'bad.json');
+    writeFileSync(notJson, '{"sessionId": "s-2", "messages": [');
+    const r = await runCli(['import', 'gemini', notJson, '--cwd', ws, '--json'], { home });
+    expect(r.code).toBe(1);
+    expect(errorCode(r)).toBe('E_IMPORT');
+    const cut = join(dir, 'cut.jsonl');
+    writeFileSync(
+      cut,
+      [
+        JSON.stringify({ sessionId: 's-3' }),
+        JSON.stringify(user('u1', 'hi')),
+        JSON.stringify({ $rewindTo: 'nope' }),
+        '{"id":"g1","ty',
+      ].join('\n'),
+    );
+    const res = await cliJson<ImportResult>(['import', 'gemini', cut, '--cwd', ws], { home });
+    expect(res.messages).toBe(1);
+    expect(res.warnings.some((w) => /unknown message nope/.test(w))).toBe(true);
+    expect(res.warnings.some((w) => /not JSON/.test(w))).toBe(true);
+  });
+});
+
+const REAL = join(REPO_ROOT, '../shared/fixtures/gemini/01-mgemini-legacy-json');
+
+describe('Gemini import: the real chats in ../shared/fixtures', () => {
+  it.skipIf(!existsSync(REAL))(
+    'every message in order, tool calls with their results (needs ../shared/fixtures)',
+    async () => {
+      for (const name of readdirSync(REAL).filter((f) => f.endsWith('.json'))) {
+        const ws = tempDir('retrace-gemini-real-');
+        const { res, log } = await importChat(join(REAL, name), ws);
+        expect(res.hidden).toBe(0);
+        expect(log.length).toBeGreaterThan(0);
+        expect(log[0]!.role).toBe('user');
+        const ids = log.filter((m) => m.meta?.sourceId && m.role !== 'tool').map((m) => m.meta!.sourceId);
+        expect(new Set(ids).size).toBe(ids.length);
+        // These chats hold no edit tool calls; any that did would each be rebuilt.
+        expect(res.edits.applied).toBe(res.edits.rebuilt);
+      }
+    },
+  );
+});
