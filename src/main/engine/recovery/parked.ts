@@ -9,6 +9,7 @@ import path from 'node:path';
 import { isRetraceError, RetraceError } from '../../../shared/errors';
 import type { WorkspaceContext } from '../context';
 import type { RestoreJournal } from '../journal';
+import { PRIVATE_FILE_MODE } from '../privateFs';
 import { syncDir, writeNewFile } from '../shadow/atomicWrite';
 import { rollBack } from './recover';
 import { report } from './report';
@@ -31,7 +32,7 @@ function readParked(ctx: WorkspaceContext): RestoreJournal | null {
 export async function park(ctx: WorkspaceContext, j: RestoreJournal, e: RetraceError): Promise<void> {
   const file = fileOf(ctx);
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeNewFile(tmp, Buffer.from(JSON.stringify(j)), 0o600, true);
+  await writeNewFile(tmp, Buffer.from(JSON.stringify(j)), PRIVATE_FILE_MODE, true);
   await fs.rename(tmp, file);
   await syncDir(ctx.ws.dir);
   ctx.journal.clear();

@@ -6,6 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../privateFs';
 import { syncDir, writeNewFile } from '../shadow/atomicWrite';
 import { lstatIdentity } from '../shadow/fileIdentity';
 
@@ -57,9 +58,9 @@ const fileOf = (wsDir: string, rid: string): string => path.join(wsDir, 'restore
 /** Durably, before the journal names the restore: rollback and undo rely on it. */
 export async function saveModes(wsDir: string, rid: string, rec: ModeRecord): Promise<void> {
   const file = fileOf(wsDir, rid);
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await mkdirPrivate(path.dirname(file));
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeNewFile(tmp, Buffer.from(JSON.stringify(rec)), 0o600, true);
+  await writeNewFile(tmp, Buffer.from(JSON.stringify(rec)), PRIVATE_FILE_MODE, true); // fsynced: rollback needs it
   await fs.rename(tmp, file);
   await syncDir(path.dirname(file));
 }
