@@ -24,6 +24,10 @@ export const ERROR_CODES = [
   'E_UNKNOWN_RESTORE', // no restore, revert or undo with that id in this workspace's ledger
   'E_UNSUPPORTED', // not available on this host (e.g. a native folder dialog under `retrace serve`)
   'E_IMPORT', // an import source that cannot be read at all
+  'E_PERMISSION', // the operating system refused to read or write a path (EACCES/EPERM); the message names it
+  'E_NO_SPACE', // the disk is full (or would be): what is needed vs what is available
+  'E_CHANGED_DURING_RESTORE', // a file changed while a restore ran; rolled back, nothing lost
+  'E_FILE_BUSY', // a file is held open by another program (EBUSY, Windows); the message names it
   'E_PORT_IN_USE', // `retrace serve --port N`: another process listens on N
   'E_INTERNAL',
 ] as const;

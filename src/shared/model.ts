@@ -184,6 +184,7 @@ export interface RecoveryReport {
   ts: string;
   kind:
     | 'restore-rolled-back'
+    | 'restore-rollback-unfinished'
     | 'checkpoint-ref-repaired'
     | 'stale-lock-removed'
     | 'git-lock-removed'

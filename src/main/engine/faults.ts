@@ -15,6 +15,7 @@ export const FAULT_STEPS = [
   'restore:after-safety',
   'restore:after-journal',
   'restore:mid-apply', // half of the planned paths written (reached only when at least one file changes)
+  'restore:mid-file', // a file's new content beside it and its old one linked as a side file, not yet renamed
   'restore:after-apply',
   'restore:after-rewind',
   'restore:after-ledger',
@@ -40,6 +41,7 @@ export const FAULT_STEP_OPS: Readonly<
   'restore:after-safety': ['restore', 'undo'],
   'restore:after-journal': ['restore', 'undo'],
   'restore:mid-apply': ['restore', 'undo'],
+  'restore:mid-file': ['restore', 'undo'],
   'restore:after-apply': ['restore', 'undo'],
   'restore:after-rewind': ['restore', 'undo'],
   'restore:after-ledger': ['restore', 'undo'],
@@ -57,4 +59,48 @@ export function faultArmed(step: FaultStep): boolean {
 
 export function fault(step: FaultStep): void {
   if (faultArmed(step)) process.kill(process.pid, 'SIGKILL');
+}
+
+/**
+ * Test-only errno faults: with RETRACE_TEST_FAULTS=1 and RETRACE_FAULT_ERRNO=<ERRNO>@<point>[#<n>|#*], the n-th
+ * time (default the first; `*` every time) this process reaches <point>, the step fails as the operating system
+ * would fail it (ENOSPC, EACCES, EBUSY…), so the tests can fill a disk or hold a file open at an exact moment.
+ */
+export const ERRNO_FAULT_POINTS = ['apply:write-file', 'apply:rename'] as const;
+export type ErrnoFaultPoint = (typeof ERRNO_FAULT_POINTS)[number];
+
+const errnoHits = new Map<string, number>();
+
+export function errnoFault(point: ErrnoFaultPoint, target: string): void {
+  const spec = process.env.RETRACE_TEST_FAULTS === '1' ? process.env.RETRACE_FAULT_ERRNO : undefined;
+  const m = spec ? /^([A-Z]+)@([a-z:-]+)(?:#(\d+|\*))?$/.exec(spec) : null;
+  if (!m || m[2] !== point) return;
+  const hit = (errnoHits.get(spec!) ?? 0) + 1;
+  errnoHits.set(spec!, hit);
+  if (m[3] !== '*' && hit !== Number(m[3] ?? 1)) return;
+  throw Object.assign(new Error(`${m[1]}: injected fault at ${point}, '${target}'`), { code: m[1], path: target });
+}
+
+/** Tests that run the engine in-process start each case with fresh counts. */
+export function resetErrnoFaults(): void {
+  errnoHits.clear();
+}
+
+/**
+ * Test-only in-process hooks (RETRACE_TEST_FAULTS=1): a test that runs the engine in its own process can act at
+ * an exact moment of an apply — append to the file about to be replaced, hold it open across the rename — to
+ * show that what another program writes there is never lost (I9).
+ */
+export const TEST_HOOK_POINTS = ['apply:before-write', 'apply:before-rename', 'apply:after-rename'] as const;
+export type TestHookPoint = (typeof TEST_HOOK_POINTS)[number];
+type TestHook = (target: string) => void | Promise<void>;
+const hooks = new Map<TestHookPoint, TestHook>();
+
+export function setTestHook(point: TestHookPoint, fn: TestHook | null): void {
+  if (fn) hooks.set(point, fn);
+  else hooks.delete(point);
+}
+
+export async function testHook(point: TestHookPoint, target: string): Promise<void> {
+  if (process.env.RETRACE_TEST_FAULTS === '1') await hooks.get(point)?.(target);
 }

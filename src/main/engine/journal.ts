@@ -30,6 +30,8 @@ export interface RestoreJournal {
   paths: string[];
   target: RestoreTarget;
   conversation: VisibilityChange | null;
+  /** The tree the files were going to: a rollback changes back only paths that still hold its content (I9). */
+  codeTree?: string;
   undoOf?: string;
 }
 

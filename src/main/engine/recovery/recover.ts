@@ -7,11 +7,17 @@ import { fault } from '../faults';
 import type { RestoreJournal } from '../journal';
 import type { RewindEvent, UnrewindEvent } from '../sessions/events';
 import { sessionRef } from '../sessions/ids';
+import { settleLeftovers } from '../shadow/leftovers';
+import { loadModes, reapplyModes } from '../restore/modes';
+import { canPark, park, retryParkedRollback } from './parked';
 import { report } from './report';
 
 export async function recover(ctx: WorkspaceContext): Promise<void> {
   const j = ctx.journal.read();
-  if (!j) return;
+  if (!j) {
+    await retryParkedRollback(ctx);
+    return;
+  }
   if (j.kind === 'checkpoint') {
     const s = await ctx.sessions.read(j.session).catch(() => null);
     if (s?.messages.some((m) => m.hash === j.hash)) {
@@ -36,15 +42,35 @@ export async function recover(ctx: WorkspaceContext): Promise<void> {
     ctx.journal.clear();
     return;
   }
-  await rollBack(ctx, j, 'was interrupted');
+  try {
+    await rollBack(ctx, j, 'was interrupted');
+  } catch (e) {
+    // A busy file or a full disk must not stop recording: the rollback waits, and restores wait for it.
+    if (!canPark(e)) throw e;
+    await park(ctx, j, e);
+  }
 }
 
-/** Put a restore's files back to its safety checkpoint and cancel its visibility events. Idempotent. */
+/**
+ * Put a restore's files back to its safety checkpoint and cancel its visibility events. Idempotent.
+ * Only paths that still hold what the restore wrote are changed back (I9): one that someone changed since is left
+ * as it is and named. A killed apply's side files are settled first (shadow/leftovers.ts).
+ */
 export async function rollBack(ctx: WorkspaceContext, j: RestoreJournal, why: string): Promise<void> {
   let restored: string[] = [];
+  const kept: string[] = [];
   if (j.safety && j.paths.length > 0) {
     const shadow = await ctx.shadow();
-    restored = await shadow.applyPaths(await shadow.treeOf(j.safety), j.paths);
+    const root = ctx.ws.root;
+    const wrote = j.codeTree ? await shadow.blobsAt(j.codeTree, j.paths) : null;
+    kept.push(...(await settleLeftovers(root, j.rid, j.paths, wrote ?? new Map(), { oldIsOurs: false })));
+    await settleLeftovers(root, `${j.rid}r`, j.paths, new Map(), { oldIsOurs: true });
+    restored = await shadow.applyPaths(await shadow.treeOf(j.safety), j.paths, {
+      tag: `${j.rid}r`,
+      ...(wrote ? { expect: (rel: string) => ({ blob: wrote.get(rel) ?? null }), onChanged: 'keep', kept } : {}),
+    });
+    const modes = await loadModes(ctx.ws.dir, j.rid);
+    if (modes) await reapplyModes(root, modes, restored);
   }
   fault('recovery:after-rollback');
   if (j.conversation) {
@@ -62,7 +88,8 @@ export async function rollBack(ctx: WorkspaceContext, j: RestoreJournal, why: st
   }
   fault('recovery:after-compensate');
   const what = `${j.undoOf ? `undo of ${j.undoOf}` : `restore ${j.rid}`} (${j.mode} to ${j.target.hash.slice(0, 7)}) ${why}; rolled back`;
-  const detail = `${what}${j.paths.length ? `: ${restored.length} of ${j.paths.length} file(s) put back` : ''}`;
+  const keptNote = kept.length > 0 ? `; left as changed since: ${kept.join(', ')}` : '';
+  const detail = `${what}${j.paths.length ? `: ${restored.length} of ${j.paths.length} file(s) put back` : ''}${keptNote}`;
   ctx.ledger.append({ type: 'rollback', rid: j.rid, ts: new Date().toISOString(), detail });
   ctx.recoveryLog.add([report('restore-rolled-back', detail)]);
   ctx.journal.clear();

@@ -1,10 +1,16 @@
 /**
  * One restore transaction — a restore or an undo — in an order that a kill at any moment leaves recoverable:
  *
- *   safety snapshot → safety commit + ref → journal → apply files → visibility events → ledger entry → clear journal
+ *   safety snapshot → identities + free space + modes → safety commit + ref → journal → apply files (fsynced)
+ *   → visibility events → ledger entry → clear journal
  *
- * A thrown error rolls back what was done; a kill is rolled back by the next command's recovery (recovery/).
+ * Nothing written meanwhile is lost (I9): each planned path's identity is taken right after the safety snapshot
+ * (fileIdentity.ts) and the apply compares against it right before it replaces or deletes the path; a file
+ * that changed stops the restore (E_CHANGED_DURING_RESTORE), rolled back. Exact permission bits and folders are
+ * kept beside the safety checkpoint (modes.ts) for undo and rollback (I11). A thrown error rolls back what was
+ * done; a kill is rolled back by the next command's recovery (recovery/).
  */
+import { RetraceError } from '../../../shared/errors';
 import type { RestoreMode, RestoreTarget } from '../../../shared/model';
 import type { WorkspaceContext } from '../context';
 import { fault, faultArmed } from '../faults';
@@ -13,6 +19,15 @@ import type { LedgerRestore } from '../ledger';
 import { rollBack } from '../recovery/recover';
 import type { RewindEvent, UnrewindEvent } from '../sessions/events';
 import { safetyRef, sessionRef } from '../sessions/ids';
+import { nowNs, type Expectation } from '../shadow/fileIdentity';
+import type { RestorePlan } from '../shadow/restore';
+import { captureIdentities } from './fileIdentity';
+import { assertFreeSpace } from './freeSpace';
+import { captureModes, loadModes, reapplyModes, saveModes } from './modes';
+import { finishParkedRollback } from '../recovery/parked';
+
+/** A file that keeps changing while the safety snapshot is taken: this many snapshots, then stop. */
+const SNAPSHOT_ATTEMPTS = 2;
 
 export interface Transaction {
   rid: string;
@@ -34,24 +49,43 @@ export interface TransactionOutcome {
 }
 
 export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<TransactionOutcome> {
+  // A rollback that could not finish (a busy file, a full disk) comes first: a new restore over it would lose it.
+  await finishParkedRollback(ctx);
   const shadow = await ctx.shadow();
   let safety: string | null = null;
   let planned: string[] = [];
   let skipped: { path: string; reason: string }[] = [];
+  let expect = new Map<string, Expectation>();
   if (t.codeTree) {
-    const snap = await shadow.snapshotTree();
-    const plan = await shadow.planRestore(snap.tree, t.codeTree, t.paths);
-    planned = plan.steps.map((s) => s.path);
-    skipped = plan.skipped;
-    if (t.dryRun) return { safety: null, changed: planned, skipped };
-    // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
-    const parent = await shadow.readRef(sessionRef(t.target.session));
-    safety = await shadow.commit(
-      snap.tree,
-      parent,
-      `retrace: safety checkpoint before ${t.undoOf ? `undo of ${t.undoOf}` : `restore ${t.rid}`}`,
-    );
-    await shadow.updateRef(safetyRef(t.rid), safety);
+    for (let attempt = 1; ; attempt++) {
+      const startedNs = nowNs();
+      const snap = await shadow.snapshotTree();
+      const plan: RestorePlan = await shadow.planRestore(snap.tree, t.codeTree, t.paths);
+      planned = plan.steps.map((s) => s.path);
+      skipped = plan.skipped;
+      if (t.dryRun) return { safety: null, changed: planned, skipped };
+      try {
+        const was = new Map(plan.steps.filter((s) => s.was).map((s) => [s.path, s.was!]));
+        expect = await captureIdentities(ctx.ws.root, planned, was, startedNs, ctx.ws.caseInsensitive);
+      } catch (e) {
+        // Nothing is written yet: a file that moved during the snapshot just needs a newer safety snapshot.
+        if (e instanceof RetraceError && e.code === 'E_CHANGED_DURING_RESTORE' && attempt < SNAPSHOT_ATTEMPTS) continue;
+        throw e;
+      }
+      const writes = plan.steps.filter((s) => s.action === 'write' && s.blob).map((s) => s.blob!);
+      await assertFreeSpace(ctx.ws.root, await shadow.blobSizes(writes));
+      const modes = await captureModes(ctx.ws.root, planned);
+      // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
+      const parent = await shadow.readRef(sessionRef(t.target.session));
+      safety = await shadow.commit(
+        snap.tree,
+        parent,
+        `retrace: safety checkpoint before ${t.undoOf ? `undo of ${t.undoOf}` : `restore ${t.rid}`}`,
+      );
+      await shadow.updateRef(safetyRef(t.rid), safety);
+      await saveModes(ctx.ws.dir, t.rid, modes);
+      break;
+    }
     fault('restore:after-safety');
   } else if (t.dryRun) {
     return { safety: null, changed: [], skipped };
@@ -68,18 +102,25 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
     paths: planned,
     target: t.target,
     conversation,
+    ...(t.codeTree ? { codeTree: t.codeTree } : {}),
     ...(t.undoOf ? { undoOf: t.undoOf } : {}),
   };
   ctx.journal.write(journal);
   fault('restore:after-journal');
   let changed: string[] = [];
+  /** Side files kept under a visible name: a version someone wrote while its path held something newer. */
+  const kept: string[] = [];
   try {
     if (t.codeTree && planned.length > 0) {
+      const opts = { tag: t.rid, expect: (rel: string) => expect.get(rel), onChanged: 'stop' as const, kept };
       if (faultArmed('restore:mid-apply')) {
-        await shadow.applyPaths(t.codeTree, planned.slice(0, Math.ceil(planned.length / 2)));
+        await shadow.applyPaths(t.codeTree, planned.slice(0, Math.ceil(planned.length / 2)), opts);
         fault('restore:mid-apply');
       }
-      changed = await shadow.applyPaths(t.codeTree, planned);
+      changed = await shadow.applyPaths(t.codeTree, planned, opts);
+      // An undo puts back the exact bits and the folders the undone restore found (git knows only 644/755).
+      const modes = t.undoOf ? await loadModes(ctx.ws.dir, t.undoOf) : null;
+      if (modes) await reapplyModes(ctx.ws.root, modes, changed);
     }
     fault('restore:after-apply');
     if (conversation)
@@ -90,7 +131,14 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
     fault('restore:after-rewind');
   } catch (e) {
     // Roll back now; if even that fails, the journal stays and the next command's recovery finishes it.
-    await rollBack(ctx, journal, `failed: ${e instanceof Error ? e.message : String(e)}`).catch(() => {});
+    const why = e instanceof Error ? e.message : String(e);
+    const done = await rollBack(ctx, journal, `failed: ${why}`).then(
+      () => 'rolled back',
+      (r: unknown) =>
+        `the rollback could not finish (${r instanceof Error ? r.message : String(r)}); the next retrace command finishes it`,
+    );
+    const keptNote = kept.length > 0 ? `; also kept: ${kept.join(', ')}` : '';
+    if (e instanceof RetraceError) throw new RetraceError(e.code, `${e.message}; ${done}${keptNote}`, { cause: e });
     throw e;
   }
   const entry: LedgerRestore = {

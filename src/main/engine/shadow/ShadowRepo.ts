@@ -3,7 +3,7 @@ import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { ChangeCounts, CheckpointStats, FileChange, NotCaptured, RecoveryReport } from '../../../shared/model';
 import { excludeFileContent, isHardExcluded, SHADOW_ATTRIBUTES } from '../excludes';
-import { readBlobs } from '../git/catFile';
+import { blobSizes, readBlobs } from '../git/catFile';
 import { checkGit } from '../git/checkGit';
 import { commitTree } from '../git/commitTree';
 import { diffTreeFiles } from '../git/diffTree';
@@ -17,7 +17,7 @@ import { GitRunner } from '../git/runner';
 import { mkdirPrivate, writeFilePrivate } from '../privateFs';
 import type { WorkspaceRef } from '../workspace';
 import { ShadowDoctor } from './repair';
-import { applyPaths, planRestore, type RestorePlan } from './restore';
+import { applyPaths, planRestore, type ApplyOptions, type RestorePlan } from './restore';
 import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
 import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
@@ -206,12 +206,28 @@ export class ShadowRepo {
     return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths, this.ws.caseInsensitive));
   }
 
-  async applyPaths(tree: string, paths: string[]): Promise<string[]> {
+  async applyPaths(tree: string, paths: string[], opts: ApplyOptions = {}): Promise<string[]> {
     const t = await this.treeOf(tree);
     // Files are about to change behind any hint's back: the next snapshot looks at the whole folder (before
     // writing, so a kill midway leaves it so too).
     await forceFullScan(this.gitDir);
-    return this.guard(() => applyPaths(this.git, this.ws.root, t, paths, this.ws.caseInsensitive));
+    return this.guard(() =>
+      applyPaths(this.git, this.ws.root, t, paths, { caseInsensitive: this.ws.caseInsensitive, ...opts }),
+    );
+  }
+
+  /** path → blob id of the files and symlinks among `paths` in a commit or tree (folders and absent paths left out). */
+  async blobsAt(treeish: string, paths: readonly string[]): Promise<Map<string, string>> {
+    const tree = await this.treeOf(treeish);
+    if (paths.length === 0) return new Map();
+    const entries = await this.guard(() => lsTree(this.git, tree, { paths: [...paths] }));
+    return new Map(entries.filter((e) => e.type === 'blob').map((e) => [e.path, e.id]));
+  }
+
+  /** The byte size of each blob (for the free-space check before a restore). */
+  async blobSizes(ids: readonly string[]): Promise<number[]> {
+    const sizes = await this.guard(() => blobSizes(this.git, ids));
+    return ids.map((id) => sizes.get(id) ?? 0);
   }
 
   /** Bytes the shadow repository takes on disk. */

@@ -141,7 +141,7 @@ describe.skipIf(unavailable !== null)('a case-insensitive folder (FUSE mount)', 
     const both = (await legacy.snapshotTree()).tree;
     expect([...(await treeListing(legacy, both)).keys()]).toEqual(['Notes.txt', 'notes.txt']);
     const legacyPlan = await legacy.planRestore(both, before);
-    expect(legacyPlan.steps).toEqual([{ path: 'notes.txt', action: 'delete' }]);
+    expect(legacyPlan.steps).toEqual([{ path: 'notes.txt', action: 'delete', was: expect.any(String) }]);
     const fixed = await ShadowRepo.open({ ...legacy.ws, caseInsensitive: true });
     const changed = await fixed.applyPaths(before, ['notes.txt']);
     expect(changed).toEqual(['Notes.txt', 'notes.txt']);

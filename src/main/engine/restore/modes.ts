@@ -1,0 +1,96 @@
+/**
+ * I11: a restore and its undo keep every permission bit and every folder. Git trees know only 644/755 files and
+ * no folders, so the exact modes of the paths a restore touches — and of their parent folders, empty ones
+ * included — are kept beside its safety checkpoint (<ws.dir>/restores/<rid>.modes.json, written before the
+ * journal). Undo and rollback put them back: folders that existed are made again, bits are set again.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../privateFs';
+import { syncDir, writeNewFile } from '../shadow/atomicWrite';
+import { lstatIdentity } from '../shadow/fileIdentity';
+
+export interface ModeRecord {
+  /** Folder path → permission bits: every parent folder of a planned path, and every folder below a planned folder. */
+  dirs: Record<string, number>;
+  /** File path → permission bits, for planned paths that were files. */
+  files: Record<string, number>;
+}
+
+const parentsOf = (p: string): string[] => {
+  const segs = p.split('/');
+  return segs.slice(0, -1).map((_, i) => segs.slice(0, i + 1).join('/'));
+};
+
+export async function captureModes(root: string, paths: readonly string[]): Promise<ModeRecord> {
+  const rec: ModeRecord = { dirs: {}, files: {} };
+  const seen = new Set<string>();
+  for (const rel of paths) {
+    for (const p of [...parentsOf(rel), rel]) {
+      if (seen.has(p)) continue;
+      seen.add(p);
+      const st = await lstatIdentity(path.join(root, p));
+      if (st?.type === 'dir') rec.dirs[p] = st.mode & 0o7777;
+      if (st?.type === 'dir' && p === rel)
+        await captureFolders(root, rel, rec); // a folder the restore replaces
+      else if (st?.type === 'file' && p === rel) rec.files[p] = st.mode & 0o7777;
+      if (!st || st.type !== 'dir') break; // nothing of ours below a missing folder or a file
+    }
+  }
+  return rec;
+}
+
+/** Every folder below `rel` (empty ones are what git cannot bring back); files are planned paths of their own. */
+async function captureFolders(root: string, rel: string, rec: ModeRecord): Promise<void> {
+  const entries = await fs.readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    if (!e.isDirectory() || e.name.toLowerCase() === '.git') continue;
+    const child = `${rel}/${e.name}`;
+    const st = await lstatIdentity(path.join(root, child));
+    if (st?.type !== 'dir') continue;
+    rec.dirs[child] = st.mode & 0o7777;
+    await captureFolders(root, child, rec);
+  }
+}
+
+const fileOf = (wsDir: string, rid: string): string => path.join(wsDir, 'restores', `${rid}.modes.json`);
+
+/** Durably, before the journal names the restore: rollback and undo rely on it. */
+export async function saveModes(wsDir: string, rid: string, rec: ModeRecord): Promise<void> {
+  const file = fileOf(wsDir, rid);
+  await mkdirPrivate(path.dirname(file));
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeNewFile(tmp, Buffer.from(JSON.stringify(rec)), PRIVATE_FILE_MODE, true); // fsynced: rollback needs it
+  await fs.rename(tmp, file);
+  await syncDir(path.dirname(file));
+}
+
+export async function loadModes(wsDir: string, rid: string): Promise<ModeRecord | null> {
+  try {
+    return JSON.parse(await fs.readFile(fileOf(wsDir, rid), 'utf8')) as ModeRecord;
+  } catch {
+    return null; // restores made before modes were kept: git's 644/755 is all there is
+  }
+}
+
+/**
+ * After the files of `rec`'s restore are back: folders that existed then exist again (shallowest first), with
+ * their bits; files this run wrote get their exact bits. Paths that are something else now are left alone.
+ */
+export async function reapplyModes(root: string, rec: ModeRecord, written: readonly string[]): Promise<void> {
+  const dirs = Object.keys(rec.dirs).sort((a, b) => a.split('/').length - b.split('/').length);
+  for (const rel of dirs) {
+    const abs = path.join(root, rel);
+    const st = await lstatIdentity(abs);
+    if (!st) await fs.mkdir(abs).catch(() => {});
+    const now = st ?? (await lstatIdentity(abs));
+    if (now?.type === 'dir' && (now.mode & 0o7777) !== rec.dirs[rel]) await fs.chmod(abs, rec.dirs[rel]!);
+  }
+  for (const rel of written) {
+    const mode = rec.files[rel];
+    if (mode === undefined) continue;
+    const abs = path.join(root, rel);
+    const st = await lstatIdentity(abs);
+    if (st?.type === 'file' && (st.mode & 0o7777) !== mode) await fs.chmod(abs, mode);
+  }
+}

@@ -1,0 +1,458 @@
+/**
+ * Make listed paths on disk equal to their state in a tree (the file half of restore, undo and rollback), so
+ * that nothing another program writes meanwhile is lost (I9) and nothing is ever half-written (I11):
+ *
+ * - every file is written beside its target, fsynced, and renamed into place (atomicWrite.ts): a hard link to
+ *   the old file keeps the old content, a full disk leaves the old file whole;
+ * - right before a path is replaced or deleted, it is compared with what the caller expects it to hold
+ *   (`expect`, fileIdentity.ts); a difference stops the run (or, for a rollback, leaves that path alone);
+ * - the replaced file is not dropped at once: it stays linked as a side file until every path is written
+ *   (deleted files: until every deletion is done), and is then checked again, so a write that reached it through
+ *   a descriptor opened before the rename is seen; such a file is put back as it is now and the run stops;
+ * - a failure undoes what this run did, from those side files (no new disk space needed).
+ *
+ * What remains, honestly: a program that opened a file before our rename and writes to it only after the final
+ * check writes into the replaced file, which is no longer in the folder; and a program that replaces a file
+ * between our last check and our rename (microseconds) has its version replaced. Both need a writer that acts
+ * inside a window of microseconds to a few milliseconds and are not detectable without OS-level leases.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { RetraceError } from '../../../shared/errors';
+import { errnoFault, fault, testHook } from '../faults';
+import { blobSizes, readBlobs } from '../git/catFile';
+import { lsTree, type TreeEntry } from '../git/lsTree';
+import type { GitRunner } from '../git/runner';
+import { assertSafeRelPath } from '../paths';
+import { sidePath, syncDir, writeNewFile } from './atomicWrite';
+import { diskBlob, lstatIdentity, nowNs, stillAsExpected, type Expectation, type StatIdentity } from './fileIdentity';
+import { respellForTree } from './caseInsensitive';
+import { fsError, onPath } from './fsErrors';
+
+export interface ApplyOptions {
+  /** Names this run's side files, so that a killed run's leftovers can be found (default: random). */
+  tag?: string;
+  /** What a path must still hold when it is about to be replaced or deleted; undefined: no check. */
+  expect?: (rel: string) => Expectation | undefined;
+  /** A path that no longer holds what `expect` says: 'stop' (E_CHANGED_DURING_RESTORE) or 'keep' it as it is. */
+  onChanged?: 'stop' | 'keep';
+  /** Collects the paths left alone under onChanged 'keep', and side files kept under a visible name. */
+  kept?: string[];
+  /** The folder ignores case: a path the tree spells otherwise is the tree's file, renamed, never deleted. */
+  caseInsensitive?: boolean;
+}
+
+type Done =
+  | { kind: 'created'; rel: string; blob: string }
+  | { kind: 'replaced'; rel: string; blob: string; backup: Backup | null }
+  | { kind: 'removed'; rel: string; backup: Backup | null; link?: Buffer }
+  | { kind: 'chmod'; rel: string; mode: number }
+  | { kind: 'mkdir'; rel: string }
+  | { kind: 'rmdir'; rel: string; mode: number };
+
+interface Backup {
+  abs: string;
+  /** What the file was when we replaced it (stat and content), to see a write that reached it afterwards. */
+  was: Expectation;
+  settled?: boolean;
+}
+
+const depth = (p: string): number => p.split('/').length;
+const parentsOf = (p: string): string[] => {
+  const segs = p.split('/');
+  return segs.slice(0, -1).map((_, i) => segs.slice(0, i + 1).join('/'));
+};
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** A hard link is how the replaced file is kept; file systems without them (FAT, some shares) refuse it so. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK', 'EACCES']);
+
+export function changedError(rels: string[], extra = ''): RetraceError {
+  const shown = rels.slice(0, 5).join(', ') + (rels.length > 5 ? `, … (${rels.length})` : '');
+  return new RetraceError(
+    'E_CHANGED_DURING_RESTORE',
+    `${shown} changed while the restore ran and was left as it is now${extra}`,
+  );
+}
+
+/** One run of applyPaths: what it did, so that it can be undone, and its side files. */
+class ApplyRun {
+  readonly done: Done[] = [];
+  readonly dirs = new Set<string>();
+  private readonly temps = new Set<string>();
+  private readonly tag: string;
+
+  constructor(
+    private readonly root: string,
+    private readonly opts: ApplyOptions,
+  ) {
+    this.tag = opts.tag ?? Math.random().toString(36).slice(2, 10);
+  }
+
+  get caseInsensitive(): boolean {
+    return this.opts.caseInsensitive === true;
+  }
+
+  abs(rel: string): string {
+    return path.join(this.root, rel);
+  }
+
+  /** True when rel may be replaced or deleted now; false when it is to be kept ('keep'); throws on 'stop'. */
+  private async guard(rel: string, now: StatIdentity | null): Promise<{ ok: boolean; expect?: Expectation }> {
+    const expect = this.opts.expect?.(rel);
+    if (!expect || (await stillAsExpected(this.abs(rel), now, expect)))
+      return { ok: true, ...(expect ? { expect } : {}) };
+    if (this.opts.onChanged === 'keep') {
+      this.opts.kept?.push(rel);
+      return { ok: false };
+    }
+    throw changedError([rel]);
+  }
+
+  /** What the replaced file is, to compare it with later; null when nothing need be compared. */
+  private async backupOf(abs: string, rel: string, now: StatIdentity, expect?: Expectation): Promise<Backup | null> {
+    const backup = sidePath(abs, this.tag, 'old');
+    await fs.rm(backup, { force: true });
+    try {
+      await fs.link(abs, backup);
+    } catch (e) {
+      if (NO_HARD_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) return null;
+      throw fsError(e, rel, 'keep the old version of');
+    }
+    this.dirs.add(path.dirname(abs));
+    return { abs: backup, was: { blob: expect?.blob ?? null, stat: now, seenAtNs: nowNs() } };
+  }
+
+  async remove(rel: string): Promise<void> {
+    const abs = this.abs(rel);
+    const now = await lstatIdentity(abs);
+    if (!now || now.type === 'dir') return;
+    const g = await this.guard(rel, now);
+    if (!g.ok) return;
+    if (now.type === 'file') {
+      const backup = sidePath(abs, this.tag, 'old');
+      await fs.rm(backup, { force: true });
+      await onPath(rel, 'delete', () => fs.rename(abs, backup));
+      this.done.push({
+        kind: 'removed',
+        rel,
+        backup: { abs: backup, was: { blob: g.expect?.blob ?? null, stat: now, seenAtNs: nowNs() } },
+      });
+    } else {
+      const link = now.type === 'link' ? await fs.readlink(abs, { encoding: 'buffer' }) : undefined;
+      await onPath(rel, 'delete', () => fs.unlink(abs));
+      this.done.push({ kind: 'removed', rel, backup: null, ...(link ? { link } : {}) });
+    }
+    this.dirs.add(path.dirname(abs));
+  }
+
+  async mkdirs(rel: string): Promise<void> {
+    for (const parent of parentsOf(rel)) {
+      const abs = this.abs(parent);
+      const st = await lstatIdentity(abs);
+      if (!st) {
+        await onPath(parent, 'create folder', () => fs.mkdir(abs));
+        this.done.push({ kind: 'mkdir', rel: parent });
+        this.dirs.add(path.dirname(abs));
+      } else if (st.type !== 'dir')
+        throw new RetraceError(
+          'E_PATH_OUTSIDE_WORKSPACE',
+          `cannot write ${rel}: ${parent} is ${st.type === 'link' ? 'a symlink' : 'not a folder'}`,
+        );
+    }
+  }
+
+  async chmodExec(rel: string, exec: boolean): Promise<void> {
+    const abs = this.abs(rel);
+    const st = await fs.lstat(abs);
+    const perm = st.mode & 0o7777;
+    await onPath(rel, 'change the mode of', () => fs.chmod(abs, withExec(perm, exec)));
+    this.done.push({ kind: 'chmod', rel, mode: perm });
+  }
+
+  /** Put `content` at rel as `entry` says, through a new file and a rename. */
+  async write(entry: TreeEntry, content: Buffer): Promise<boolean> {
+    const rel = entry.path;
+    const abs = this.abs(rel);
+    await this.mkdirs(rel);
+    await testHook('apply:before-write', abs);
+    const before = await lstatIdentity(abs);
+    const tmp = sidePath(abs, this.tag, 'new');
+    this.temps.add(tmp);
+    if (entry.mode === '120000') {
+      await fs.rm(tmp, { force: true });
+      await onPath(rel, 'write', () => fs.symlink(content, tmp));
+    } else {
+      // An existing file keeps its exact permission bits (and owner), the exec bit as the tree says.
+      const exec = entry.mode === '100755';
+      const perm = before?.type === 'file' ? withExec(before.mode & 0o7777, exec) : undefined;
+      errnoFault('apply:write-file', abs);
+      await onPath(rel, 'write', () => writeNewFile(tmp, content, perm ?? (exec ? 0o777 : 0o666), perm !== undefined));
+      if (before?.type === 'file') await keepOwner(tmp, abs);
+    }
+    // The last look before the rename: the window that remains is from here to the rename.
+    const now = await lstatIdentity(abs);
+    const g = await this.guard(rel, now);
+    if (!g.ok) {
+      await fs.rm(tmp, { force: true });
+      this.temps.delete(tmp);
+      return false;
+    }
+    if (now?.type === 'dir') await this.removeEmptyFolder(rel);
+    const backup = now?.type === 'file' ? await this.backupOf(abs, rel, now, g.expect) : null;
+    if (backup) fault('restore:mid-file');
+    await testHook('apply:before-rename', abs);
+    errnoFault('apply:rename', abs);
+    await onPath(rel, 'replace', () => fs.rename(tmp, abs));
+    this.temps.delete(tmp);
+    await testHook('apply:after-rename', abs);
+    this.dirs.add(path.dirname(abs));
+    this.done.push(
+      now && now.type !== 'dir'
+        ? { kind: 'replaced', rel, blob: entry.id, backup }
+        : { kind: 'created', rel, blob: entry.id },
+    );
+    return true;
+  }
+
+  /** A folder the tree has as a file: it may only hold empty folders (planRestore deleted its files first). */
+  private async removeEmptyFolder(rel: string): Promise<void> {
+    const abs = this.abs(rel);
+    for (const e of await fs.readdir(abs, { withFileTypes: true })) {
+      if (!e.isDirectory())
+        throw new RetraceError('E_INVALID_INPUT', `cannot replace folder ${rel}: it is not empty (${rel}/${e.name})`);
+      await this.removeEmptyFolder(`${rel}/${e.name}`);
+    }
+    const mode = (await fs.lstat(abs)).mode & 0o7777;
+    await onPath(rel, 'remove folder', () => fs.rmdir(abs));
+    this.done.push({ kind: 'rmdir', rel, mode });
+  }
+
+  /**
+   * Make it durable, then check every replaced or deleted file once more and drop the side files. Run after the
+   * deletions (their side files would keep emptied folders from being pruned) and at the end.
+   */
+  async settle(): Promise<void> {
+    for (const d of this.dirs) await syncDir(d);
+    const late: string[] = [];
+    for (const d of this.done) {
+      if ((d.kind !== 'replaced' && d.kind !== 'removed') || !d.backup || d.backup.settled) continue;
+      if (this.opts.expect && d.backup.was.blob !== null) {
+        const now = await lstatIdentity(d.backup.abs);
+        if (!(await stillAsExpected(d.backup.abs, now, d.backup.was, { ignoreCtime: true }))) {
+          // Someone wrote to the file after our check, through a descriptor they held: their version goes back.
+          await this.putBack(d);
+          late.push(d.rel);
+          continue;
+        }
+      }
+      await fs.rm(d.backup.abs, { force: true });
+      d.backup.settled = true;
+      d.backup = null;
+    }
+    if (late.length > 0) {
+      if (this.opts.onChanged === 'keep') this.opts.kept?.push(...late);
+      else throw changedError(late);
+    }
+    for (const d of this.dirs) await syncDir(d);
+  }
+
+  /** The replaced or deleted file back in place, unless something else is there now (then it is kept beside it). */
+  private async putBack(d: Extract<Done, { kind: 'replaced' | 'removed' }>): Promise<void> {
+    if (!d.backup || d.backup.settled) return;
+    const abs = this.abs(d.rel);
+    const now = await lstatIdentity(abs);
+    const ours = d.kind === 'replaced' ? now !== null && (await diskBlob(abs, now)) === d.blob : now === null;
+    if (ours) await fs.rename(d.backup.abs, abs);
+    else {
+      const keep = `${abs}.retrace-kept-${this.tag}`;
+      await fs.rename(d.backup.abs, keep);
+      this.opts.kept?.push(path.relative(this.root, keep).split(path.sep).join('/'));
+    }
+    d.backup.settled = true;
+  }
+
+  /** Undo this run, newest first, from its side files; what cannot be undone here is left to the rollback. */
+  async undo(): Promise<string[]> {
+    const problems: string[] = [];
+    for (const tmp of this.temps) await fs.rm(tmp, { force: true }).catch(() => {});
+    for (const d of [...this.done].reverse()) {
+      const abs = this.abs(d.rel);
+      try {
+        if (d.kind === 'created') {
+          const now = await lstatIdentity(abs);
+          if (now && (await diskBlob(abs, now)) === d.blob) await fs.unlink(abs);
+        } else if (d.kind === 'replaced' || d.kind === 'removed') {
+          if (d.backup) await this.putBack(d);
+          else if (d.kind === 'removed' && d.link && !(await lstatIdentity(abs))) await fs.symlink(d.link, abs);
+        } else if (d.kind === 'chmod') {
+          await fs.chmod(abs, d.mode);
+        } else if (d.kind === 'rmdir') {
+          if (!(await lstatIdentity(abs))) await fs.mkdir(abs, { mode: d.mode });
+        } else {
+          await fs.rmdir(abs).catch(() => {}); // a folder we made: only when still empty
+        }
+      } catch (e) {
+        problems.push(`${d.rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+    }
+    return problems;
+  }
+}
+
+function withExec(perm: number, exec: boolean): number {
+  // Like git checkout: the exec bit follows the read bits; other permission bits stay as they are.
+  return exec ? perm | ((perm & 0o444) >> 2) : perm & ~0o111;
+}
+
+/** Running as root (or with CAP_CHOWN), the new file keeps the old one's owner; otherwise it is ours anyway. */
+async function keepOwner(tmp: string, abs: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const st = await fs.lstat(abs).catch(() => null);
+  if (st) await fs.lchown(tmp, st.uid, st.gid).catch(() => {});
+}
+
+/**
+ * Make each listed path on disk equal to its state in `tree`: write content, exec bit or symlink; delete it when
+ * the tree has no such path; remove a file or link where the tree has a folder; prune folders left empty.
+ * Only paths that differ are touched, so unchanged files keep their mtime and a second run changes nothing.
+ * Never writes through a symlinked parent, outside the root, or into any `.git`. Returns the changed paths.
+ */
+export async function applyPaths(
+  git: GitRunner,
+  root: string,
+  tree: string,
+  paths: readonly string[],
+  opts: ApplyOptions = {},
+): Promise<string[]> {
+  const unique = [...new Set(paths)];
+  unique.forEach(assertSafeRelPath);
+  const entries = new Map<string, TreeEntry>();
+  for (const e of await lsTree(git, tree, { paths: unique })) entries.set(e.path, e);
+  const run = new ApplyRun(root, opts);
+  // Case-only renames are made first and are not undone by a failure later on: the file is the same either way.
+  const respelled = new Set<string>();
+  try {
+    await applyAll(git, run, root, tree, unique, entries, respelled);
+    await run.settle();
+  } catch (e) {
+    const problems = await run.undo();
+    const err = fsError(e);
+    if (problems.length === 0) throw err;
+    const message = `${err instanceof Error ? err.message : String(err)}; undoing it left ${problems.join(', ')}`;
+    throw new RetraceError(err instanceof RetraceError ? err.code : 'E_INTERNAL', message, { cause: e });
+  }
+  const changed = new Set<string>(respelled);
+  for (const d of run.done) if (d.kind !== 'mkdir' && d.kind !== 'rmdir') changed.add(d.rel);
+  return [...changed].sort(cmp);
+}
+
+async function applyAll(
+  git: GitRunner,
+  run: ApplyRun,
+  root: string,
+  tree: string,
+  unique: string[],
+  entries: Map<string, TreeEntry>,
+  respelledChanged: Set<string>,
+): Promise<void> {
+  // 1. Deletions, deepest first, then files/links standing where the tree has a folder.
+  const absent = unique.filter((p) => !entries.has(p)).sort((a, b) => depth(b) - depth(a) || cmp(a, b));
+  // Case-insensitive folder: a path the tree spells otherwise is the tree's file, renamed, never deleted.
+  const respelled = run.caseInsensitive
+    ? await respellForTree(git, root, tree, absent, respelledChanged)
+    : new Set<string>();
+  const toPrune = new Set<string>();
+  for (const rel of absent) {
+    if (respelled.has(rel)) continue;
+    if (!(await parentsAreDirs(root, rel))) continue; // not inside our folder: nothing of ours to delete
+    await run.remove(rel);
+    toPrune.add(rel);
+  }
+  for (const rel of unique) {
+    if (entries.get(rel)?.type !== 'tree') continue;
+    if (!(await parentsAreDirs(root, rel))) continue;
+    await run.remove(rel);
+  }
+  await run.settle();
+  for (const rel of toPrune) await pruneEmpty(run, rel);
+
+  // 2. Writes, only where the disk differs.
+  const blobs = unique.map((p) => entries.get(p)).filter((e): e is TreeEntry => e?.type === 'blob');
+  const sizes = await blobSizes(
+    git,
+    blobs.map((b) => b.id),
+  );
+  const pending: TreeEntry[] = [];
+  for (const entry of blobs) {
+    const abs = run.abs(entry.path);
+    const now = (await parentsAreDirs(root, entry.path)) ? await lstatIdentity(abs) : null;
+    const state = await compare(abs, entry, now, sizes.get(entry.id));
+    if (state === 'same') continue;
+    if (state === 'mode-only') await run.chmodExec(entry.path, entry.mode === '100755');
+    else pending.push(entry);
+  }
+
+  // Read contents in bounded batches so a large restore does not hold every blob in memory at once.
+  const BATCH_BYTES = 64 * 1024 * 1024;
+  for (let i = 0; i < pending.length;) {
+    let bytes = 0;
+    let j = i;
+    while (j < pending.length && (j === i || bytes + (sizes.get(pending[j]!.id) ?? 0) <= BATCH_BYTES)) {
+      bytes += sizes.get(pending[j]!.id) ?? 0;
+      j++;
+    }
+    const batch = pending.slice(i, j);
+    const contents = await readBlobs(
+      git,
+      batch.map((b) => b.id),
+    );
+    for (const entry of batch) {
+      const content = contents.get(entry.id);
+      if (!content) throw new RetraceError('E_CORRUPT', `the shadow repository lacks the content of ${entry.path}`);
+      await run.write(entry, content);
+    }
+    i = j;
+  }
+}
+
+type Comparison = 'same' | 'mode-only' | 'differs';
+
+async function compare(
+  abs: string,
+  entry: TreeEntry,
+  st: StatIdentity | null,
+  size: number | undefined,
+): Promise<Comparison> {
+  if (!st) return 'differs';
+  if (entry.mode === '120000') return st.type === 'link' && (await diskBlob(abs, st)) === entry.id ? 'same' : 'differs';
+  if (st.type !== 'file' || st.size !== BigInt(size ?? -1)) return 'differs';
+  if ((await diskBlob(abs, st)) !== entry.id) return 'differs';
+  const isExec = (st.mode & 0o111) !== 0;
+  return isExec === (entry.mode === '100755') ? 'same' : 'mode-only';
+}
+
+async function parentsAreDirs(root: string, rel: string): Promise<boolean> {
+  for (const parent of parentsOf(rel)) {
+    const st = await lstatIdentity(path.join(root, parent));
+    if (!st || st.type !== 'dir') return false;
+  }
+  return true;
+}
+
+/** Remove rel (if it is an empty folder) and then each parent that became empty; stop at the first non-empty. */
+async function pruneEmpty(run: ApplyRun, rel: string): Promise<void> {
+  let cur = rel;
+  while (cur !== '') {
+    const abs = run.abs(cur);
+    try {
+      const st = await fs.lstat(abs);
+      if (!st.isDirectory()) break;
+      await fs.rmdir(abs);
+      run.done.push({ kind: 'rmdir', rel: cur, mode: st.mode & 0o7777 });
+      run.dirs.add(path.dirname(abs));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') break;
+    }
+    cur = cur.includes('/') ? cur.slice(0, cur.lastIndexOf('/')) : '';
+  }
+}

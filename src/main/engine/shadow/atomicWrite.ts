@@ -1,0 +1,57 @@
+/**
+ * The one way a restore puts bytes into the user's folder (I11, items 7 and 8 of issue 10): write a new file
+ * beside the target, fsync it, and rename it into place. Never rewriting in place means a hard link (a `cp -al`
+ * backup) keeps its old content, and a full disk leaves the old file whole instead of a truncated one.
+ *
+ * Side files are named after the transaction (`tag`) and the target, so a killed process's leftovers are found
+ * again by the next command's recovery: `.NAME.~rt-TAG.new` (content not yet in place) and `.NAME.~rt-TAG.old`
+ * (the replaced file, kept until the restore knows nobody wrote to it meanwhile).
+ */
+import { createHash } from 'node:crypto';
+import { constants as C, promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export type SideKind = 'new' | 'old';
+
+/** Longest file name most file systems take is 255 bytes; long names are shortened to a hash. */
+const NAME_MAX = 255;
+
+export function sidePath(abs: string, tag: string, kind: SideKind): string {
+  const base = path.basename(abs);
+  const name = `.${base}.~rt-${tag}.${kind}`;
+  if (Buffer.byteLength(name) <= NAME_MAX) return path.join(path.dirname(abs), name);
+  const h = createHash('sha1').update(base).digest('hex').slice(0, 16);
+  return path.join(path.dirname(abs), `.~rt-${tag}-${h}.${kind}`);
+}
+
+/**
+ * Write `content` to a new file (never following or reusing anything there) and fsync it. `exact`: the bits are
+ * exactly `perm` (an existing file's); otherwise the umask narrows them, as for any new file.
+ */
+export async function writeNewFile(abs: string, content: Buffer, perm: number, exact: boolean): Promise<void> {
+  await fs.rm(abs, { force: true }); // a leftover of a killed run with this very name
+  const fh = await fs.open(abs, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, perm);
+  try {
+    await fh.writeFile(content);
+    if (exact) await fh.chmod(perm);
+    await fh.sync();
+  } catch (e) {
+    await fh.close().catch(() => {});
+    await fs.rm(abs, { force: true }).catch(() => {});
+    throw e;
+  }
+  await fh.close();
+}
+
+/** Make renames and unlinks in a folder durable; some platforms cannot fsync a folder (then the rename stays atomic). */
+export async function syncDir(abs: string): Promise<void> {
+  let fh: fs.FileHandle | undefined;
+  try {
+    fh = await fs.open(abs, 'r');
+    await fh.sync();
+  } catch {
+    // Windows and some network file systems refuse to open or sync a directory.
+  } finally {
+    await fh?.close().catch(() => {});
+  }
+}

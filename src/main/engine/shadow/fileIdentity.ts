@@ -1,0 +1,110 @@
+/**
+ * Has a file changed since we last looked? (I9.) A restore records each planned path's identity right after its
+ * safety snapshot and checks it again immediately before replacing or deleting the path.
+ *
+ * Stat data answers quickly: a different size, mtime, ctime, inode, type or mode means "changed" (then the
+ * content decides). Equal stat data is not proof when the recorded times are within the file system's timestamp
+ * granularity of the moment we looked (a write in the same clock tick leaves them as they were; whole seconds on
+ * some disks), so then the content is hashed and compared with the blob the safety checkpoint holds.
+ */
+import { promises as fs, type BigIntStats } from 'node:fs';
+import { objectId } from '../git/looseObject';
+
+/**
+ * Generous bound of timestamp granularity plus clock lag: FAT keeps 2 s, HFS+ and some network disks 1 s, and
+ * Linux stamps files from a coarse clock that trails the wall clock by a tick.
+ */
+export const DOUBT_WINDOW_NS = 3_000_000_000n;
+
+export interface StatIdentity {
+  type: 'file' | 'link' | 'dir' | 'other';
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+  ino: bigint;
+  mode: number;
+}
+
+/** What the disk should hold at a path: a blob (file or symlink target), or nothing (absent, or only a folder). */
+export interface Expectation {
+  blob: string | null;
+  /** The stat seen when the content was known to be `blob`, and when (ns since the epoch) it was taken. */
+  stat?: StatIdentity | null;
+  seenAtNs?: bigint;
+}
+
+export function identityOf(st: BigIntStats): StatIdentity {
+  return {
+    type: st.isFile() ? 'file' : st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : 'other',
+    size: st.size,
+    mtimeNs: st.mtimeNs,
+    ctimeNs: st.ctimeNs,
+    ino: st.ino,
+    mode: Number(st.mode),
+  };
+}
+
+export async function lstatIdentity(abs: string): Promise<StatIdentity | null> {
+  try {
+    return identityOf(await fs.lstat(abs, { bigint: true }));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw e;
+  }
+}
+
+/** `ignoreCtime`: after we linked or renamed the file ourselves, which moves its ctime but not its content. */
+export function sameStat(a: StatIdentity, b: StatIdentity, opts: { ignoreCtime?: boolean } = {}): boolean {
+  return (
+    a.type === b.type &&
+    a.size === b.size &&
+    a.mtimeNs === b.mtimeNs &&
+    (opts.ignoreCtime === true || a.ctimeNs === b.ctimeNs) &&
+    a.ino === b.ino &&
+    a.mode === b.mode
+  );
+}
+
+/** Whether a write in the same clock tick as `seenAtNs` could have left these times unchanged. */
+export function inDoubt(id: StatIdentity, seenAtNs: bigint, opts: { ignoreCtime?: boolean } = {}): boolean {
+  const newest = opts.ignoreCtime || id.mtimeNs > id.ctimeNs ? id.mtimeNs : id.ctimeNs;
+  return newest >= seenAtNs - DOUBT_WINDOW_NS;
+}
+
+export const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
+
+/** The git blob id of what is at `abs` (a file's bytes or a symlink's target); null when absent or a folder. */
+export async function diskBlob(abs: string, id: StatIdentity | null): Promise<string | null> {
+  if (!id || id.type === 'dir') return null;
+  if (id.type !== 'file' && id.type !== 'link') return `not a file (${id.type})`;
+  try {
+    if (id.type === 'link') return objectId('blob', await fs.readlink(abs, { encoding: 'buffer' }));
+    return objectId('blob', await fs.readFile(abs));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null; // gone since the lstat: it is absent now
+    if (code === 'EINVAL' || code === 'EISDIR') return `replaced since the lstat (${code})`;
+    throw e;
+  }
+}
+
+/**
+ * Whether the disk at `abs` (currently `now`) still holds what `expect` says: by stat when that is conclusive,
+ * else by content. `ignoreCtime` when we moved the ctime ourselves (link, rename).
+ */
+export async function stillAsExpected(
+  abs: string,
+  now: StatIdentity | null,
+  expect: Expectation,
+  opts: { ignoreCtime?: boolean } = {},
+): Promise<boolean> {
+  if (expect.stat !== undefined && expect.seenAtNs !== undefined) {
+    if (expect.stat === null && now === null) return true;
+    if (expect.stat && now && sameStat(expect.stat, now, opts) && !inDoubt(expect.stat, expect.seenAtNs, opts))
+      return true;
+  }
+  // Not conclusive: the content decides (a touch, a chmod or a same-tick write all end here).
+  if (expect.blob === null) return now === null || now.type === 'dir';
+  return (await diskBlob(abs, now)) === expect.blob;
+}
