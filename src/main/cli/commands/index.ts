@@ -46,7 +46,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "find this folder's Claude Code, Codex, Gemini and Cline sessions (--import brings them in)",
     load: () => import('./discover'),
   },
-  watch: { summary: 'checkpoint whenever file activity in DIR settles (for agents without hooks)', load: () => import('./watch') },
+  watch: {
+    summary: 'checkpoint whenever file activity in DIR settles (for agents without hooks)',
+    load: () => import('./watch'),
+  },
   app: { summary: 'open the desktop app (also `retrace` or `retrace DIR`)', load: () => import('./app') },
 };
 

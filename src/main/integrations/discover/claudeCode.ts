@@ -5,7 +5,18 @@
  */
 import { basename, join } from 'node:path';
 import { claudeConfigDir, encodeProjectDir } from '../claude-code/paths';
-import { isPlace, listDir, mtimeIso, obj, parseJson, readHead, str, titleOf, type FoundSession, type Place } from './found';
+import {
+  isPlace,
+  listDir,
+  mtimeIso,
+  obj,
+  parseJson,
+  readHead,
+  str,
+  titleOf,
+  type FoundSession,
+  type Place,
+} from './found';
 
 /** Enough of a transcript to find its cwd, session id and first prompt. */
 const HEAD_BYTES = 256 << 10;

@@ -5,7 +5,18 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { isPlace, listDir, mtimeIso, obj, parseJson, readHead, str, titleOf, type FoundSession, type Place } from './found';
+import {
+  isPlace,
+  listDir,
+  mtimeIso,
+  obj,
+  parseJson,
+  readHead,
+  str,
+  titleOf,
+  type FoundSession,
+  type Place,
+} from './found';
 
 const EDITORS = ['Code', 'Code - Insiders', 'VSCodium', 'Cursor'];
 const EXTENSION = 'saoudrizwan.claude-dev';

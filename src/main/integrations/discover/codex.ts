@@ -5,7 +5,19 @@
  */
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import { isPlace, listDir, mtimeIso, obj, parseJson, readFirstLine, readHead, str, titleOf, type FoundSession, type Place } from './found';
+import {
+  isPlace,
+  listDir,
+  mtimeIso,
+  obj,
+  parseJson,
+  readFirstLine,
+  readHead,
+  str,
+  titleOf,
+  type FoundSession,
+  type Place,
+} from './found';
 
 export function codexHome(env: NodeJS.ProcessEnv): string {
   const dir = env.CODEX_HOME;

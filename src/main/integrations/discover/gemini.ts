@@ -7,7 +7,18 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import { listDir, mtimeIso, obj, parseJson, readFirstLine, readHead, str, titleOf, type FoundSession, type Place } from './found';
+import {
+  listDir,
+  mtimeIso,
+  obj,
+  parseJson,
+  readFirstLine,
+  readHead,
+  str,
+  titleOf,
+  type FoundSession,
+  type Place,
+} from './found';
 
 export function geminiDir(env: NodeJS.ProcessEnv): string {
   const home = env.GEMINI_CLI_HOME;
@@ -45,7 +56,9 @@ function chatHead(file: string): { sessionId?: string; projectHash?: string; tit
   if (file.endsWith('.jsonl')) {
     const meta = obj(parseJson(readFirstLine(file)));
     let title: string | undefined;
-    for (const line of readHead(file, 256 << 10).split('\n').slice(1)) {
+    for (const line of readHead(file, 256 << 10)
+      .split('\n')
+      .slice(1)) {
       const m = obj(parseJson(line));
       if (m?.type === 'user') {
         title = contentText(m.content);
