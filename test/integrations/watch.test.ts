@@ -52,8 +52,12 @@ async function startWatch(ws: string, home: string, extra: string[] = []) {
   return w;
 }
 
-function burst(ws: string, n: number, tag: string): void {
-  for (let i = 0; i < n; i++) writeFileSync(join(ws, `f${i % 20}.txt`), `${tag} edit ${i}\n`);
+/** n edits over 20 files, with short pauses (well under the quiet period) so they arrive as many event batches. */
+async function burst(ws: string, n: number, tag: string): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    writeFileSync(join(ws, `f${i % 20}.txt`), `${tag} edit ${i}\n`);
+    if (i % 10 === 9) await sleep(10);
+  }
 }
 
 describe('retrace watch', () => {
@@ -62,9 +66,9 @@ describe('retrace watch', () => {
     const home = tempHome();
     writeFileSync(join(ws, 'keep.txt'), 'x\n');
     const w = await startWatch(ws, home);
-    burst(ws, 200, 'one');
+    await burst(ws, 200, 'one');
     expect(await w.settle(1)).toBe(1);
-    burst(ws, 50, 'two');
+    await burst(ws, 50, 'two');
     expect(await w.settle(2)).toBe(2);
     const r = await w.stop();
     expect(r.code).toBe(0);
@@ -113,7 +117,7 @@ describe('retrace watch', () => {
     expect(existsSync(lockFile)).toBe(false);
 
     const held = await acquireLock(ref, { command: 'test writer' });
-    burst(ws, 30, 'locked');
+    await burst(ws, 30, 'locked');
     await sleep(QUIET_MS * 2 + 2_000);
     expect(w.checkpoints()).toBe(0);
     await held.release();

@@ -107,7 +107,7 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
       throw e;
     });
 
-  const sub = await watcher.subscribe(
+  const sub = await subscribe(
     ws.root,
     (err, events) => {
       if (err) {
@@ -123,7 +123,7 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
       }
       if (relevant) settler.poke();
     },
-    { ignore: watcherIgnores(ws.root, ws.dataHome) },
+    watcherIgnores(ws.root, ws.dataHome),
   );
 
   return {
@@ -134,6 +134,19 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
       await settler.stop();
     },
   };
+}
+
+/** The native subscription; a system that refuses one (inotify watch limit, no backend) is a one-line error. */
+async function subscribe(
+  root: string,
+  cb: watcher.SubscribeCallback,
+  ignore: string[],
+): Promise<watcher.AsyncSubscription> {
+  try {
+    return await watcher.subscribe(root, cb, { ignore });
+  } catch (e) {
+    throw new RetraceError('E_UNSUPPORTED', `cannot watch ${root}: ${(e as Error).message}`);
+  }
 }
 
 /** The checkpoint's text: which files the burst touched (the first few, then how many more). */
