@@ -268,7 +268,7 @@ describe('retrace discover', () => {
     expect((await run<unknown[]>(['sessions'], wsA)).length).toBe(4);
   }, 180_000);
 
-  it('a session recorded in the folder by other means is imported=true but never changed (never imported over)', async () => {
+  it('a session recorded in the folder by other means is imported=true but never changed (never imported over); a broken transcript fails alone', async () => {
     const r = await runCli(
       ['message', '--role', 'user', '--text', 'hi', '--session', GEMINI_B, '--cwd', wsB, '--json'],
       {
@@ -277,12 +277,24 @@ describe('retrace discover', () => {
       },
     );
     expect(r.code).toBe(0);
-    writeFileSync(join(env.GEMINI_CLI_HOME, '.gemini', 'tmp', sha(wsB), 'chats', 'extra.txt'), 'not a chat');
+    const chats = join(env.GEMINI_CLI_HOME, '.gemini', 'tmp', sha(wsB), 'chats');
+    writeFileSync(join(chats, 'extra.txt'), 'not a chat');
+    writeFileSync(join(chats, 'session-broken.json'), '{"sessionId": "x", "messages": [');
     const b = await run<Found[]>(['discover'], wsB);
-    const gem = b.find((s) => s.agent === 'gemini')!;
+    const gem = b.find((s) => s.id === GEMINI_B)!;
     expect([gem.imported, gem.changed]).toEqual([true, false]);
+    expect(ids(b)).toEqual([...OWN_B, 'gemini:session-broken'].sort());
+
     const imported = await run<Found[]>(['discover', '--import'], wsB);
-    expect(imported.find((s) => s.agent === 'gemini')!.action).toBe('unchanged');
+    const byId = new Map(imported.map((s) => [s.id, s]));
+    expect(byId.get(GEMINI_B)!.action).toBe('unchanged');
+    expect(byId.get('session-broken')!.action).toBe('failed');
+    expect(byId.get('session-broken')!.error!.code).toBe('E_IMPORT');
+    expect([CLAUDE_B, CODEX_B, CLINE_B].map((id) => byId.get(id)!.action)).toEqual([
+      'imported',
+      'imported',
+      'imported',
+    ]);
     const log = await run<{ messages: LogMessage[] }>(['log', '--session', GEMINI_B], wsB);
     expect(log.messages.map((m) => m.text)).toEqual(['hi']);
   }, 120_000);

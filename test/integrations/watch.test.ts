@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/main/engine/lock';
 import { resolveWorkspace } from '../../src/main/engine/workspace';
-import { cleanupTempDirs, cliJson, spawnCli, tempDir, tempHome, type CliResult } from '../helpers';
+import { cleanupTempDirs, cliJson, errorCode, runCli, spawnCli, tempDir, tempHome, type CliResult } from '../helpers';
 
 const QUIET_MS = 700;
 const running: { stop: () => Promise<CliResult> }[] = [];
@@ -125,6 +125,14 @@ describe('retrace watch', () => {
     expect(await w.settle(1)).toBe(1);
     expect(existsSync(lockFile)).toBe(false);
   }, 240_000);
+
+  it('bad input: a malformed --quiet-ms is a usage error, a missing folder E_NOT_FOUND', async () => {
+    const home = tempHome();
+    const bad = await runCli(['watch', tempDir(), '--quiet-ms', 'soon', '--json'], { home });
+    expect([bad.code, errorCode(bad)]).toEqual([2, 'E_USAGE']);
+    const gone = await runCli(['watch', join(tempDir(), 'nope'), '--json'], { home });
+    expect([gone.code, errorCode(gone)]).toEqual([1, 'E_NOT_FOUND']);
+  }, 60_000);
 
   it.skipIf(process.platform !== 'linux')(
     'costs next to no CPU while nothing changes (measured, 5 s)',
