@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers';
 import { findClaudeCodeSessions } from './claudeCode';
 import { findCodexSessions } from './codex';
+import { findGeminiSessions } from './gemini';
 import { isPlace, readFirstLine } from './found';
 
 afterAll(cleanupTempDirs);
@@ -56,5 +57,25 @@ describe('discover locators', () => {
     expect(readFirstLine(join(day, 'rollout-1.jsonl')).length).toBe(JSON.stringify(meta).length);
     const found = findCodexSessions({ root: ws, caseInsensitive: false, spellings: [] }, { CODEX_HOME: base });
     expect(found.map((f) => f.id)).toEqual(['r-1']);
+  });
+
+  it('Gemini: newer slug folders are found by their .project_root marker or projects.json, never by name alone', () => {
+    const home = tempDir();
+    const ws = tempDir();
+    const other = tempDir();
+    const tmp = join(home, '.gemini', 'tmp');
+    const chat = (dir: string, id: string) => {
+      mkdirSync(join(tmp, dir, 'chats'), { recursive: true });
+      writeFileSync(join(tmp, dir, 'chats', `session-${id}.json`), JSON.stringify({ sessionId: id, messages: [] }));
+    };
+    chat('app', 'by-marker');
+    writeFileSync(join(tmp, 'app', '.project_root'), ws + '\n');
+    chat('app-1', 'other-folder');
+    writeFileSync(join(tmp, 'app-1', '.project_root'), other);
+    chat('app-2', 'by-registry');
+    writeFileSync(join(home, '.gemini', 'projects.json'), JSON.stringify({ projects: { [ws]: 'app-2' } }));
+    chat('app-3', 'unclaimed');
+    const found = findGeminiSessions({ root: ws, caseInsensitive: false, spellings: [] }, { GEMINI_CLI_HOME: home });
+    expect(found.map((f) => f.id).sort()).toEqual(['by-marker', 'by-registry']);
   });
 });
