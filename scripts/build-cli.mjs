@@ -30,7 +30,8 @@ await build({
   banner: {
     js: "import { createRequire as __retraceCreateRequire } from 'node:module'; const require = __retraceCreateRequire(import.meta.url);",
   },
-  external: ['electron'],
+  // @parcel/watcher loads its native binding by a computed require: it stays in node_modules.
+  external: ['electron', '@parcel/watcher'],
   logLevel: 'warning',
 });
 

@@ -45,6 +45,14 @@ export const COMMANDS: Record<string, CommandEntry> = {
   import: { summary: 'import a Claude Code transcript or a Cline task as a session', load: () => import('./import') },
   demo: { summary: 'create a small project with a recorded multi-turn session', load: () => import('./demo') },
   serve: { summary: 'the desktop UI in a browser, on 127.0.0.1 behind a token', load: () => import('./serve') },
+  discover: {
+    summary: "find this folder's Claude Code, Codex, Gemini and Cline sessions (--import brings them in)",
+    load: () => import('./discover'),
+  },
+  watch: {
+    summary: 'checkpoint whenever file activity in DIR settles (for agents without hooks)',
+    load: () => import('./watch'),
+  },
   app: { summary: 'open the desktop app (also `retrace` or `retrace DIR`)', load: () => import('./app') },
 };
 

@@ -1,0 +1,157 @@
+/**
+ * `retrace watch`: a checkpoint into a `watch` session whenever file activity in the folder settles, for
+ * agents and editors that have no hooks (Cursor, Aider, a script). @parcel/watcher subscribes natively
+ * (inotify / FSEvents / ReadDirectoryChangesW), so nothing runs while nothing changes: no polling, no timer, and
+ * no writer lock — it is taken only for the moment of a checkpoint, and when another writer holds it the
+ * checkpoint waits for the next quiet period.
+ *
+ * A settle whose snapshot equals the last one (only ignored files changed, or edits were undone) records
+ * nothing. What changed in a burst cut short by Ctrl+C is not checkpointed then (never inside a burst); the
+ * next checkpoint of the folder, by any writer, captures it.
+ */
+import watcher from '@parcel/watcher';
+import { relative, sep } from 'node:path';
+import { RetraceError } from '../../../shared/errors';
+import type { MessageMeta } from '../../../shared/model';
+import { newSessionId } from '../../engine/sessions/ids';
+import type { WorkspaceRef } from '../../engine/workspace';
+import { WorkspaceEngine } from '../../engine/workspaceEngine';
+import { Settler } from './settle';
+import { dataHomeInside, isIgnoredEvent, watcherIgnores } from './ignores';
+
+export interface WatchOptions {
+  ws: WorkspaceRef;
+  /** Continue this session (created when missing); default: a new session per run. */
+  session?: string;
+  quietMs?: number;
+  maxWaitMs?: number;
+  /** How long a checkpoint waits for another writer before giving way to the next settle. */
+  lockWaitMs?: number;
+  onCheckpoint?: (c: WatchCheckpoint) => void;
+  onError?: (e: unknown) => void;
+}
+
+export interface WatchCheckpoint {
+  session: string;
+  message: string;
+  hash: string;
+  paths: string[];
+}
+
+export interface Watching {
+  session: string;
+  checkpoints: () => number;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_QUIET_MS = 1_500;
+export const DEFAULT_MAX_WAIT_MS = 15_000;
+
+export async function startWatching(opts: WatchOptions): Promise<Watching> {
+  const { ws } = opts;
+  const engine = new WorkspaceEngine(ws, { actor: 'retrace watch', lockWaitMs: opts.lockWaitMs ?? 1_000 });
+  const session = opts.session ?? newSessionId();
+  const dataRel = dataHomeInside(ws.root, ws.dataHome);
+  const changed = new Set<string>();
+  let lastTree: string | null = null;
+  let count = 0;
+
+  /** Snapshot under the lock; a checkpoint only when the captured files differ from the last snapshot. */
+  const checkpoint = async (): Promise<'done' | 'retry'> => {
+    const paths = [...changed].sort();
+    changed.clear();
+    try {
+      const made = await engine.write(async () => {
+        const shadow = await engine.shadow();
+        const snap = await shadow.snapshotTree();
+        if (snap.tree === lastTree) return null;
+        const meta: MessageMeta = {};
+        if (snap.notCaptured.length > 0) meta.notCaptured = snap.notCaptured;
+        const res = await engine.recordLocked({
+          session,
+          role: 'system',
+          text: describe(paths),
+          checkpoint: { tree: snap.tree },
+          source: 'watch',
+          title: `Watched changes in ${ws.name}`,
+          ...(Object.keys(meta).length > 0 ? { meta } : {}),
+        });
+        lastTree = snap.tree;
+        return res;
+      });
+      if (made?.hash) {
+        count++;
+        opts.onCheckpoint?.({ session: made.session, message: made.message, hash: made.hash, paths });
+      }
+      return 'done';
+    } catch (e) {
+      for (const p of paths) changed.add(p);
+      if (e instanceof RetraceError && e.code === 'E_LOCKED') return 'retry';
+      throw e;
+    }
+  };
+
+  const settler = new Settler({
+    quietMs: opts.quietMs ?? DEFAULT_QUIET_MS,
+    maxWaitMs: opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+    onSettle: checkpoint,
+    ...(opts.onError ? { onError: opts.onError } : {}),
+  });
+
+  // The folder as it is now is the base: the first settle is compared with it, not checkpointed blindly.
+  // Best effort: when another writer holds the lock, the first settle checkpoints whatever it finds.
+  lastTree = await engine
+    .write(async () => (await (await engine.shadow()).snapshotTree()).tree)
+    .catch((e: unknown) => {
+      if (e instanceof RetraceError && e.code === 'E_LOCKED') return null;
+      throw e;
+    });
+
+  const sub = await subscribe(
+    ws.root,
+    (err, events) => {
+      if (err) {
+        opts.onError?.(err);
+        return;
+      }
+      let relevant = false;
+      for (const ev of events) {
+        const rel = relative(ws.root, ev.path).split(sep).join('/');
+        if (isIgnoredEvent(rel, dataRel)) continue;
+        changed.add(rel);
+        relevant = true;
+      }
+      if (relevant) settler.poke();
+    },
+    watcherIgnores(ws.root, ws.dataHome),
+  );
+
+  return {
+    session,
+    checkpoints: () => count,
+    async stop() {
+      await sub.unsubscribe();
+      await settler.stop();
+    },
+  };
+}
+
+/** The native subscription; a system that refuses one (inotify watch limit, no backend) is a one-line error. */
+async function subscribe(
+  root: string,
+  cb: watcher.SubscribeCallback,
+  ignore: string[],
+): Promise<watcher.AsyncSubscription> {
+  try {
+    return await watcher.subscribe(root, cb, { ignore });
+  } catch (e) {
+    throw new RetraceError('E_UNSUPPORTED', `cannot watch ${root}: ${(e as Error).message}`);
+  }
+}
+
+/** The checkpoint's text: which files the burst touched (the first few, then how many more). */
+function describe(paths: string[]): string {
+  if (paths.length === 0) return 'Files changed';
+  const shown = paths.slice(0, 5).join(', ');
+  return paths.length > 5 ? `Files changed: ${shown} and ${paths.length - 5} more` : `Files changed: ${shown}`;
+}
