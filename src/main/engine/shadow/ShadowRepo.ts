@@ -12,6 +12,7 @@ import { initShadowRepo } from '../git/init';
 import { listIndex } from '../git/lsFiles';
 import { lsTree } from '../git/lsTree';
 import { EMPTY_TREE, objectType, parentOf, peelToTree, reachableCommits } from '../git/objects';
+import { ObjectReader } from '../git/objectReader';
 import * as refs from '../git/refs';
 import { GitRunner } from '../git/runner';
 import { mkdirPrivate, writeFilePrivate } from '../privateFs';
@@ -199,6 +200,11 @@ export class ShadowRepo {
       if (!bytes) throw new RetraceError('E_CORRUPT', `the shadow repository lacks the content of ${filePath}`);
       return { bytes, mode: entry.mode };
     });
+  }
+
+  /** A `cat-file --batch` reader of this repository's objects (the caller closes it). */
+  objectReader(): ObjectReader {
+    return ObjectReader.open(this.git);
   }
 
   async planRestore(fromTree: string, toTree: string, paths?: string[]): Promise<RestorePlan> {

@@ -1,120 +1,174 @@
 /**
  * Trees built from a base tree plus file contents, without touching the workspace or the shadow index:
- * importers use it to turn "the workspace as it is, except these files had this content at that step" into
- * a checkpoint tree. Works on a private index file in the workspace's data folder (GIT_INDEX_FILE), removed
- * when done. Callers hold the workspace lock (the blobs are written into the shadow repository).
+ * importers use it to turn "the workspace as it is, except these files had this content at that step" into a
+ * checkpoint tree, thousands of times for a long session.
+ *
+ * Built in this process, like the warm snapshot (treeEdit.ts): the base tree's folders are read once through one
+ * `cat-file --batch` process and kept, and each step writes only its new blobs and the trees along their paths as
+ * loose objects. The git-process version (read-tree, then hash-object, update-index and write-tree per step)
+ * started four to five processes per checkpoint, most of an import's time. Callers hold the workspace lock (the
+ * objects are written into the shadow repository).
  */
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { execGit } from '../git/exec';
-import { gitEnv } from '../git/env';
-import { toRetraceError } from '../git/errors';
-import { shadowConfig } from '../git/runner';
+import { RetraceError } from '../../../shared/errors';
+import { writeLooseObject } from '../git/looseObject';
+import type { ObjectReader } from '../git/objectReader';
+import { encodeTree, isTreeMode, parseTree, TREE_MODE } from '../git/treeObject';
 import type { ShadowRepo } from './ShadowRepo';
-
-const ZERO = '0000000000000000000000000000000000000000';
 
 /** What a path should be in the next tree: bytes, absent (null), or as in the base tree ('base'). */
 export type TreeEdit = Buffer | null | 'base';
 
+type Leaf = { mode: string; id: string };
+/**
+ * A folder: its entries by name; a subfolder not yet opened is a Leaf with a tree mode. Names are kept as their
+ * bytes (a latin1 string holds any byte sequence exactly), so a name that is not UTF-8 survives a rewrite of its
+ * folder unchanged.
+ */
+interface Folder {
+  entries: Map<string, Leaf | Folder>;
+  /** Its id when unchanged since it was read or last written; null once an edit touched it. */
+  id: string | null;
+}
+
+const isFolder = (x: Leaf | Folder): x is Folder => 'entries' in x;
+/** A path segment as importers name it (UTF-8) → the key of its entry. */
+const keyOf = (segment: string): string => Buffer.from(segment, 'utf8').toString('latin1');
+
 export class TreeBuilder {
-  private readonly prefix: string[];
-  private readonly env: NodeJS.ProcessEnv;
-  private readonly indexFile: string;
-  private readonly cwd: string;
-  /** Base entries of the paths edited so far: mode and blob, or null when the base lacks the path. */
-  private readonly baseEntries = new Map<string, { mode: string; blob: string } | null>();
   private readonly blobs = new Map<string, string>();
+  /** The base tree's folders, read once each (never edited: `root` holds the edited copies). */
+  private readonly baseFolders = new Map<string, Folder>();
 
   private constructor(
-    shadow: ShadowRepo,
+    private readonly gitDir: string,
+    private readonly reader: ObjectReader,
     private readonly baseTree: string,
-  ) {
-    const dir = shadow.ws.dir;
-    // Same settings as every shadow call (hooks off, no filters); the empty hooks folder is the one A's runner uses.
-    this.prefix = [
-      `--git-dir=${shadow.gitDir}`,
-      '--literal-pathspecs',
-      ...shadowConfig(join(dir, 'empty')).flatMap((c) => ['-c', c]),
-      // A private, short-lived index: splitting it would leave its shared part in the repository.
-      '-c',
-      'core.splitIndex=false',
-    ];
-    this.indexFile = join(dir, `build-index-${process.pid}-${randomBytes(4).toString('hex')}`);
-    this.env = { ...gitEnv(), GIT_INDEX_FILE: this.indexFile };
-    this.cwd = dir;
-  }
+    private root: Folder,
+  ) {}
 
   /** Start from `baseTree` (a tree or commit id) of the workspace's shadow repository. */
   static async open(shadow: ShadowRepo, baseTree: string): Promise<TreeBuilder> {
-    const b = new TreeBuilder(shadow, baseTree);
+    const reader = shadow.objectReader();
     try {
-      await b.git(['read-tree', baseTree]);
+      const tree = await shadow.treeOf(baseTree);
+      return new TreeBuilder(shadow.gitDir, reader, tree, await readFolder(reader, tree));
     } catch (e) {
-      b.dispose();
+      reader.close();
       throw e;
     }
-    return b;
   }
 
-  /** Apply edits to the private index and return the tree it now holds. Edits accumulate across calls. */
+  /** Apply edits and return the tree they make. Edits accumulate across calls. */
   async write(edits: Map<string, TreeEdit>): Promise<string> {
-    await this.loadBase([...edits.keys()].filter((p) => !this.baseEntries.has(p)));
-    const records: string[] = [];
     for (const [path, edit] of edits) {
-      if (edit === 'base') {
-        const base = this.baseEntries.get(path);
-        records.push(base ? `${base.mode} ${base.blob}\t${path}` : `0 ${ZERO}\t${path}`);
-      } else if (edit === null) {
-        records.push(`0 ${ZERO}\t${path}`);
-      } else {
-        const blob = await this.blob(edit);
-        const mode = this.baseEntries.get(path)?.mode === '100755' ? '100755' : '100644';
-        records.push(`${mode} ${blob}\t${path}`);
+      const segs = path.split('/').map(keyOf);
+      if (edit === 'base') await this.set(segs, await this.baseEntry(segs));
+      else if (edit === null) await this.set(segs, null);
+      else {
+        const old = await this.entryAt(segs);
+        const mode = old && !isFolder(old) && old.mode === '100755' ? '100755' : '100644';
+        await this.set(segs, { mode, id: await this.blob(edit) });
       }
     }
-    if (records.length > 0) await this.git(['update-index', '-z', '--index-info'], records.join('\0') + '\0');
-    return (await this.git(['write-tree'])).toString('utf8').trim();
+    return this.writeFolder(this.root);
   }
 
   dispose(): void {
-    rmSync(this.indexFile, { force: true });
-    rmSync(`${this.indexFile}.lock`, { force: true });
+    this.reader.close();
   }
 
   private async blob(bytes: Buffer): Promise<string> {
     const key = bytes.toString('base64');
     const known = this.blobs.get(key);
     if (known) return known;
-    const id = (await this.git(['hash-object', '-w', '--stdin'], bytes)).toString('utf8').trim();
+    const id = await writeLooseObject(this.gitDir, 'blob', bytes);
     this.blobs.set(key, id);
     return id;
   }
 
-  private async loadBase(paths: string[]): Promise<void> {
-    if (paths.length === 0) return;
-    for (const p of paths) this.baseEntries.set(p, null);
-    // ls-tree in slices: a long session can touch many files, and argv has limits.
-    for (let i = 0; i < paths.length; i += 200) {
-      const out = await this.git(['ls-tree', '-z', '--full-tree', this.baseTree, '--', ...paths.slice(i, i + 200)]);
-      for (const rec of out.toString('utf8').split('\0')) {
-        const m = /^(\d{6}) (\w+) ([0-9a-f]{40})\t(.*)$/s.exec(rec);
-        if (m && m[2] === 'blob') this.baseEntries.set(m[4]!, { mode: m[1]!, blob: m[3]! });
+  /** The base tree's entry at a path (a file or link; a folder there counts as absent, as update-index saw it). */
+  private async baseEntry(segs: string[]): Promise<Leaf | null> {
+    let folder = await this.baseFolder(this.baseTree);
+    for (const [i, name] of segs.entries()) {
+      const e = folder.entries.get(name);
+      if (!e) return null;
+      if (i === segs.length - 1) return isFolder(e) || isTreeMode(e.mode) ? null : e;
+      if (isFolder(e) || !isTreeMode(e.mode)) return null;
+      folder = await this.baseFolder(e.id);
+    }
+    return null;
+  }
+
+  private async baseFolder(id: string): Promise<Folder> {
+    let f = this.baseFolders.get(id);
+    if (!f) this.baseFolders.set(id, (f = await readFolder(this.reader, id)));
+    return f;
+  }
+
+  private async entryAt(segs: string[]): Promise<Leaf | Folder | null> {
+    let folder: Folder = this.root;
+    for (const [i, name] of segs.entries()) {
+      const e = folder.entries.get(name);
+      if (!e || i === segs.length - 1) return e ?? null;
+      const sub = await this.open(folder, name, e);
+      if (!sub) return null;
+      folder = sub;
+    }
+    return null;
+  }
+
+  /** Set (or remove, with null) the entry at a path, creating folders on the way and dropping emptied ones. */
+  private async set(segs: string[], leaf: Leaf | null): Promise<void> {
+    const trail: Folder[] = [this.root];
+    let folder = this.root;
+    for (const name of segs.slice(0, -1)) {
+      const e = folder.entries.get(name);
+      let sub = e ? await this.open(folder, name, e) : null;
+      if (!sub) {
+        if (leaf === null) return; // nothing there to remove
+        sub = { entries: new Map(), id: null }; // a file in the way is replaced by the folder, as git does
+        folder.entries.set(name, sub);
       }
+      folder = sub;
+      trail.push(folder);
+    }
+    const name = segs.at(-1)!;
+    if (leaf === null) folder.entries.delete(name);
+    else folder.entries.set(name, leaf);
+    for (const f of trail) f.id = null;
+    // Folders left empty leave the tree (git has no empty trees below the root).
+    for (let i = trail.length - 1; i > 0; i--) {
+      if (trail[i]!.entries.size > 0) break;
+      trail[i - 1]!.entries.delete(segs[i - 1]!);
     }
   }
 
-  private async git(args: string[], stdin?: Buffer | string): Promise<Buffer> {
-    try {
-      const r = await execGit([...this.prefix, ...args], {
-        env: this.env,
-        cwd: this.cwd,
-        ...(stdin !== undefined ? { stdin } : {}),
-      });
-      return r.stdout;
-    } catch (e) {
-      throw toRetraceError(e);
-    }
+  /** The folder an entry names, read on first use; null when the entry is not a folder. */
+  private async open(parent: Folder, name: string, e: Leaf | Folder): Promise<Folder | null> {
+    if (isFolder(e)) return e;
+    if (!isTreeMode(e.mode)) return null;
+    const sub = await readFolder(this.reader, e.id);
+    parent.entries.set(name, sub);
+    return sub;
   }
+
+  private async writeFolder(folder: Folder): Promise<string> {
+    if (folder.id) return folder.id;
+    const entries = [];
+    for (const [name, e] of folder.entries) {
+      const id = isFolder(e) ? await this.writeFolder(e) : e.id;
+      entries.push({ mode: isFolder(e) ? TREE_MODE : e.mode, name: Buffer.from(name, 'latin1'), id });
+    }
+    folder.id = await writeLooseObject(this.gitDir, 'tree', encodeTree(entries));
+    return folder.id;
+  }
+}
+
+async function readFolder(reader: ObjectReader, id: string): Promise<Folder> {
+  const obj = await reader.read(id);
+  if (!obj || obj.type !== 'tree')
+    throw new RetraceError('E_CORRUPT', `the shadow repository lacks tree ${id.slice(0, 7)}`);
+  const entries = new Map<string, Leaf | Folder>();
+  for (const e of parseTree(obj.body)) entries.set(e.name.toString('latin1'), { mode: e.mode, id: e.id });
+  return { entries, id };
 }
