@@ -4,11 +4,14 @@ import { installCheckpointKeys } from '../keys';
 import { boot, handleEvent, refreshWorking, useStore } from '../store';
 import { Banner } from './Banner';
 import { ChangedFiles } from './ChangedFiles';
+import { CheckpointAnnouncer } from './CheckpointAnnouncer';
 import { CompareMode } from './CompareMode';
+import { ConnectionStatus } from './ConnectionStatus';
 import { DiffView } from './DiffView';
 import { ErrorAlert } from './ErrorAlert';
 import { Header } from './Header';
 import { OpenFolder } from './OpenFolder';
+import { RestoreProgress } from './RestoreProgress';
 import { RestorePreview } from './RestorePreview';
 import { Scrubber } from './Scrubber';
 import { Timeline } from './Timeline';
@@ -33,6 +36,7 @@ export function App() {
   if (phase === 'open-folder')
     return (
       <>
+        <ConnectionStatus />
         <ErrorAlert />
         <OpenFolder />
       </>
@@ -40,10 +44,13 @@ export function App() {
   return (
     <div className="app">
       <Header />
+      <ConnectionStatus />
       <ErrorAlert />
+      <RestoreProgress />
       <Banner />
       <RestorePreview />
       <Scrubber />
+      <CheckpointAnnouncer />
       <main className="panes">
         <Timeline />
         <section className="review" aria-label="Review">

@@ -13,6 +13,7 @@ export function DiffView() {
   const selectedPath = useStore((s) => s.selectedPath);
   const inline = useStore((s) => s.inline);
   const hasCheckpoint = useStore((s) => s.selected >= 0);
+  const diffError = useStore((s) => s.diffError);
   const dark = useDarkMode();
 
   useEffect(() => {
@@ -21,6 +22,8 @@ export function DiffView() {
 
   let notice: string | null = null;
   if (!hasCheckpoint) notice = 'No checkpoint selected: this session has no checkpoints yet.';
+  else if (diffError && (!summary || !file))
+    notice = `Could not load the diff: ${diffError.message} (${diffError.code})`;
   else if (!summary) notice = 'Loading the diff…';
   else if (summary.files.length === 0) notice = 'No files changed in this comparison.';
   else if (!file) notice = `Loading ${selectedPath ?? ''}…`;
@@ -69,6 +72,12 @@ function MonacoDiff(props: {
     const ed = monaco.editor.createDiffEditor(el, {
       readOnly: true,
       originalEditable: false,
+      // A <textarea readonly> (not the EditContext div, which screen readers announce as an editable
+      // textbox), named per side and file below.
+      editContext: false,
+      domReadOnly: true,
+      originalAriaLabel: 'Before',
+      modifiedAriaLabel: 'After',
       automaticLayout: true,
       renderSideBySide: true,
       useInlineViewWhenSpaceIsLimited: false,
@@ -113,6 +122,8 @@ function MonacoDiff(props: {
     const language = languageForPath(file.path);
     pendingKey.current = contentKey;
     delete host.current!.dataset.shownKey;
+    ed.getOriginalEditor().updateOptions({ ariaLabel: `Before: ${file.path}` });
+    ed.getModifiedEditor().updateOptions({ ariaLabel: `After: ${file.path}` });
     ed.setModel({
       original: monaco.editor.createModel(file.before ?? '', language),
       modified: monaco.editor.createModel(file.after ?? '', language),

@@ -1,5 +1,6 @@
 /** The banner's words for what a restore or an undo changed. */
-import type { RestoreResult, UndoResult } from '../../../shared/model';
+import type { ErrorInfo } from '../../../shared/errors';
+import type { RecoveryReport, RestoreResult, UndoResult } from '../../../shared/model';
 
 export const shortHash = (hash: string) => hash.slice(0, 7);
 
@@ -30,4 +31,17 @@ export function describeRestore(r: RestoreResult, paths?: string[]): string {
 
 export function describeUndo(r: UndoResult): string {
   return `Undid the restore: ${plural(r.changed.length, 'file')} changed back${fileList(r.changed)}.`;
+}
+
+/**
+ * A restore that failed keeps its code; when the engine's recovery log has a roll-back since the restore
+ * began, the message says that nothing was left half-done.
+ */
+export function describeFailedRestore(error: ErrorInfo, recovered: RecoveryReport[], since: string): ErrorInfo {
+  const rolledBack = recovered.find((r) => r.kind === 'restore-rolled-back' && r.ts >= since);
+  if (!rolledBack) return { code: error.code, message: `Restore failed: ${error.message}` };
+  return {
+    code: error.code,
+    message: `Restore failed and was rolled back (your files are as they were): ${error.message}`,
+  };
 }
