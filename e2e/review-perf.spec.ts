@@ -71,7 +71,9 @@ async function stopFrameWatch(
   };
   // The renderer's main thread: the one that ran the watcher's animation-frame callbacks.
   const main = trace.traceEvents.find((e) => e.name === 'FireAnimationFrame')?.tid;
-  const tasks = trace.traceEvents.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X' && e.tid === main);
+  const tasks = trace.traceEvents.filter(
+    (e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X' && e.tid === main,
+  );
   if (tasks.length === 0) {
     const names = new Map<string, number>();
     for (const e of trace.traceEvents) names.set(`${e.name}/${e.ph}`, (names.get(`${e.name}/${e.ph}`) ?? 0) + 1);

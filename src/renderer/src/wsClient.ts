@@ -25,6 +25,14 @@ const MAX_RETRY_MS = 5000;
 /** Down for longer than this: say "Disconnected" (and keep retrying). */
 const RECONNECTING_FOR_MS = 8000;
 
+const LOST = 'lost the connection to retrace serve';
+const CANNOT_CONNECT = 'cannot connect to retrace serve (is it still running?)';
+
+/** An answer that only says the connection was down: moot once it is back. */
+export function isConnectionError(e: { message: string }): boolean {
+  return e.message === LOST || e.message === CANNOT_CONNECT;
+}
+
 /** The delay before retry number `attempt` (0-based): doubling from 250 ms, at most 5 s. */
 export function retryDelay(attempt: number): number {
   return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempt));
@@ -75,8 +83,7 @@ export function createWsApi(url: string): { api: RetraceApi; connection: Connect
         const wasOpen = socket === ws;
         socket = null;
         opened = null;
-        for (const p of pending.values())
-          p.resolve(fail({ code: 'E_INTERNAL', message: 'lost the connection to retrace serve' }));
+        for (const p of pending.values()) p.resolve(fail({ code: 'E_INTERNAL', message: LOST }));
         pending.clear();
         if (!wasOpen) reject(new Error('cannot connect to retrace serve'));
         scheduleRetry();
@@ -107,7 +114,7 @@ export function createWsApi(url: string): { api: RetraceApi; connection: Connect
     try {
       ws = socket ?? (await connect());
     } catch {
-      return fail({ code: 'E_INTERNAL', message: 'cannot connect to retrace serve (is it still running?)' });
+      return fail({ code: 'E_INTERNAL', message: CANNOT_CONNECT });
     }
     const id = nextId++;
     return new Promise<Result<unknown>>((resolve) => {

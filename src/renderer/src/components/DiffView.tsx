@@ -65,6 +65,13 @@ function MonacoDiff(props: {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
   const shownFile = useRef<FileContents | null>(null);
+  const oneSide = !props.file
+    ? null
+    : props.file.before === null
+      ? 'added'
+      : props.file.after === null
+        ? 'deleted'
+        : null;
   const pendingKey = useRef<string | null>(null);
 
   useLayoutEffect(() => {
@@ -108,8 +115,10 @@ function MonacoDiff(props: {
   }, []);
 
   useEffect(() => {
-    editor.current?.updateOptions({ renderSideBySide: !props.inline });
-  }, [props.inline]);
+    // An added or deleted file shows side by side with its empty side hidden: Monaco would otherwise show the
+    // empty side's one line as a removed (or added) line, a phantom "1 −" / "1 +".
+    editor.current?.updateOptions({ renderSideBySide: !props.inline || oneSide !== null });
+  }, [props.inline, oneSide]);
 
   // Swap models only when a different answer arrives (the same key can come back with new content after a
   // restore, when "working" changed).
@@ -133,7 +142,15 @@ function MonacoDiff(props: {
     if (old) setTimeout(() => disposeModels(old), 5000);
   }, [file, contentKey]);
 
-  return <div className="monaco-host" ref={host} hidden={!props.visible} data-testid="diff-editor" />;
+  return (
+    <div
+      className="monaco-host"
+      ref={host}
+      hidden={!props.visible}
+      data-one-side={oneSide ?? undefined}
+      data-testid="diff-editor"
+    />
+  );
 }
 
 /** Imported checkpoints say which files were rebuilt from the transcript, and which could not be. */

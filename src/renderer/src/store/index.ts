@@ -24,6 +24,7 @@ import type {
 import type { Result } from '../../../shared/result';
 import { api } from '../bridge';
 import { markDataReady, markDiffRequested } from '../perf';
+import { isConnectionError } from '../wsClient';
 import {
   cachedContents,
   cachedSummary,
@@ -527,6 +528,7 @@ async function afterRestore(conversationChanged: boolean): Promise<void> {
 
 /** Back after the connection dropped (e.g. `retrace serve` restarted): reopen the folder and reload what shows it. */
 export async function resync(): Promise<void> {
+  if (get().error && isConnectionError(get().error!)) set({ error: null });
   const ws = get().workspace;
   if (!ws) return void boot();
   const reopened = await api.openWorkspace({ path: ws.root });
