@@ -4,7 +4,7 @@
  * gaps between animation frames, with nothing else running on the page's thread while timing.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, serve, tempWorld, type TempWorld } from './support/retrace';
 
@@ -142,6 +142,31 @@ test.describe('big steps', () => {
       console.log(`3,000-file step, frames (ms): ${JSON.stringify(result)}`);
       testInfo.annotations.push({ type: 'big-step-frames-ms', description: JSON.stringify(result) });
       expect(Math.max(into.maxTaskCpu, out.maxTaskCpu)).toBeLessThanOrEqual(100);
+    } finally {
+      await served.stop();
+    }
+  });
+
+  test('a 3,000-file restore says it is running, with its file count when the list shows it', async ({ page }) => {
+    test.setTimeout(180_000);
+    const served = await serve(world);
+    try {
+      await page.setViewportSize({ width: 1400, height: 860 });
+      await page.goto(served.url);
+      await expect(selectedItem(page)).toContainText('Touch the README');
+      await page.keyboard.press('k');
+      await page.keyboard.press('k');
+      await expect(selectedItem(page)).toContainText('First');
+      // "Since then" lists what a restore to here changes: the 3,000 generated files and the README.
+      await page.getByRole('radio', { name: 'Since then' }).click();
+      await expect(page.locator('.files-pane h2')).toContainText('3001');
+      await page.getByRole('button', { name: 'Restore code' }).click();
+      const progress = page.getByRole('progressbar', { name: 'Restoring' });
+      await expect(progress).toBeVisible();
+      await expect(progress).toHaveAttribute('aria-valuetext', /^Restoring code to [0-9a-f]{7}… 3001 files$/);
+      await expect(page.getByText(/Restored code to [0-9a-f]{7}: 3001 files changed/)).toBeVisible({ timeout: 60_000 });
+      await expect(progress).toHaveCount(0);
+      expect(existsSync(join(world.dir, 'gen'))).toBe(false);
     } finally {
       await served.stop();
     }
