@@ -118,13 +118,13 @@ test('open, scrub with the keys, read the diff, restore code / conversation / bo
   await expectSelected(page, 0);
   // Each checkpoint opens on its first file (README.md here); the list picks another.
   await expect(diffEditor(page)).toContainText('Says hello.');
-  await files.getByRole('button', { name: /src\/greet\.js/ }).click();
+  await files.getByRole('button', { name: /^src\/greet\.js/ }).click();
   await expect(diffEditor(page)).toContainText("return 'hello';");
   await page.keyboard.press('j');
   await expectSelected(page, 1);
   await page.keyboard.press('ArrowRight');
   await expectSelected(page, 2);
-  await files.getByRole('button', { name: /src\/greet\.js/ }).click();
+  await files.getByRole('button', { name: /^src\/greet\.js/ }).click();
   await expect(diffEditor(page)).toContainText('Hello, ${name}!');
   await expect(page.locator('.monaco-diff-editor .editor.original')).toContainText('hello, ${name}');
   // The diff itself was computed, off the page's thread by Monaco's editor worker (served locally).
@@ -133,9 +133,9 @@ test('open, scrub with the keys, read the diff, restore code / conversation / bo
   expect(workers.some((u) => u.startsWith(new URL(served.url).origin) && /editor\.worker/.test(u))).toBe(true);
 
   // A binary file gets a notice, not an editor; Inline switches the editor's layout.
-  await files.getByRole('button', { name: /logo\.png/ }).click();
+  await files.getByRole('button', { name: /^logo\.png/ }).click();
   await expect(page.getByText('logo.png is a binary file')).toBeVisible();
-  await files.getByRole('button', { name: /src\/greet\.js/ }).click();
+  await files.getByRole('button', { name: /^src\/greet\.js/ }).click();
   await expect(diffEditor(page)).toBeVisible();
   await shoot(page, 'main-light');
   await page.emulateMedia({ colorScheme: 'dark' });

@@ -65,10 +65,14 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** Start `retrace serve [DIR] --no-open --port 0` and wait for the URL it prints. */
-export function serve(world: TempWorld, opts: { dir?: string | null; cwd?: string } = {}): Promise<Served> {
+/** Start `retrace serve [DIR] --no-open --port PORT` (0: any free port) and wait for the URL it prints. */
+export function serve(
+  world: TempWorld,
+  opts: { dir?: string | null; cwd?: string; port?: number } = {},
+): Promise<Served> {
   const dirArgs = opts.dir === null ? [] : [opts.dir ?? world.dir];
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', ...dirArgs, '--no-open', '--port', '0'], {
+  const port = String(opts.port ?? 0);
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', ...dirArgs, '--no-open', '--port', port], {
     env: { ...process.env, ...world.env, RETRACE_HOME: world.home },
     cwd: opts.cwd ?? world.dir,
     stdio: ['ignore', 'pipe', 'pipe'],

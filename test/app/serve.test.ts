@@ -1,10 +1,11 @@
 /** The serve host refuses what it must, over real HTTP and WebSocket connections to a started server. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { persistentToken } from '../../src/main/serve/access';
 import { startServeHost, type ServeHost } from '../../src/main/serve/server';
 import { createService, type RetraceService } from '../../src/main/service';
 import { CONTENT_SECURITY_POLICY } from '../../src/shared/csp';
@@ -100,6 +101,26 @@ describe('retrace serve host', () => {
     ]) {
       expect((await get(path)).status, path).toBe(403);
     }
+  });
+
+  it("answers the browser's own /favicon.ico with an empty 204, not a 403 on every load", async () => {
+    const r = await get('/favicon.ico');
+    expect(r.status).toBe(204);
+    expect(r.body).toBe('');
+    // Still only for our own origin.
+    expect((await get('/favicon.ico', { Host: `evil.example:${host.port}` })).status).toBe(403);
+  });
+
+  it('keeps the token in the data home across restarts, readable by its owner only', () => {
+    const file = join(tmp, 'home', 'serve-token');
+    const first = persistentToken(file);
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(persistentToken(file)).toBe(first);
+    expect(statSync(file).mode & 0o077).toBe(0);
+    writeFileSync(file, 'short\n');
+    const replaced = persistentToken(file);
+    expect(replaced).not.toBe('short');
+    expect(replaced.length).toBeGreaterThanOrEqual(32);
   });
 
   it('refuses a foreign Host (DNS rebinding) and a foreign Origin', async () => {

@@ -4,10 +4,29 @@
  * local users and processes that can reach the port.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
+import { dirname } from 'node:path';
 
 export function newToken(): string {
   return randomBytes(24).toString('base64url');
+}
+
+/**
+ * The token kept in `file` (readable by its owner only), made on first use: a `retrace serve` restarted on the
+ * same port keeps its URL, so the tabs left open reconnect instead of being locked out.
+ */
+export function persistentToken(file: string): string {
+  try {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (/^[A-Za-z0-9_-]{32,}$/.test(kept)) return kept;
+  } catch {
+    // absent or unreadable: make a new one
+  }
+  const token = newToken();
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  return token;
 }
 
 export function tokensEqual(given: string | null | undefined, expected: string): boolean {

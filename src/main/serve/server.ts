@@ -80,6 +80,12 @@ export async function startServeHost(opts: ServeHostOptions): Promise<ServeHost>
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
 
+    // Browsers ask for /favicon.ico on their own, without the token: answer "no icon" rather than a 403.
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204, { ...SECURITY_HEADERS, 'Cache-Control': 'private, max-age=86400' });
+      return void res.end();
+    }
+
     // `/?token=T` is accepted as a convenience and redirected to the path form the page needs.
     if (url.pathname === '/' && url.searchParams.has('token')) {
       if (!tokensEqual(url.searchParams.get('token'), token)) return refuse(res, 403, 'forbidden: bad token');

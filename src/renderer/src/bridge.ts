@@ -3,7 +3,7 @@
  * `retrace serve` WebSocket next to the page (/<token>/ws, relative to the page URL that carries the token).
  */
 import type { DesktopBridge, RetraceApi } from '../../shared/contract';
-import { createWsApi } from './wsClient';
+import { createWsApi, type Connection } from './wsClient';
 
 declare global {
   interface Window {
@@ -19,7 +19,12 @@ function serveSocketUrl(): string {
   return url.href;
 }
 
-export const api: RetraceApi = window.retrace ?? createWsApi(serveSocketUrl());
+/** In Electron the IPC never drops. */
+const alwaysConnected: Connection = { state: () => 'connected', subscribe: () => () => undefined };
+
+const served = window.retrace ? null : createWsApi(serveSocketUrl());
+export const api: RetraceApi = window.retrace ?? served!.api;
+export const connection: Connection = served?.connection ?? alwaysConnected;
 
 /** The desktop app's extras (a dropped folder's path); null under `retrace serve`. */
 export const desktop: DesktopBridge | null = window.retrace ?? null;

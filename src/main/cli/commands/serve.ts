@@ -1,10 +1,12 @@
 /**
  * `retrace serve [DIR] [--port N] [--no-open]`: the desktop UI in a browser, on 127.0.0.1 only, behind a
- * per-run token in the printed URL. Runs until SIGINT/SIGTERM.
+ * token in the printed URL (kept in the data home, so a restart on the same port keeps the URL). Runs until SIGINT/SIGTERM.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { resolveWorkspace } from '../../engine/workspace';
+import { persistentToken } from '../../serve/access';
 import { startServeHost } from '../../serve/server';
 import { findRendererDir } from '../../serve/staticFiles';
 import { createService } from '../../service';
@@ -36,6 +38,8 @@ export const command: Command = {
       subscribe: (l) => service.subscribe(l),
       rendererDir,
       port,
+      // Kept across restarts (per data home), so an open tab reconnects to a restarted server on the same port.
+      token: persistentToken(join(dataHome, 'serve-token')),
     });
 
     ctx.out.result({ url: host.url, port: host.port, workspace: initialWorkspace ?? null }, () => host.url);

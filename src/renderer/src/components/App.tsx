@@ -4,11 +4,14 @@ import { installCheckpointKeys } from '../keys';
 import { boot, handleEvent, refreshWorking, useStore } from '../store';
 import { Banner } from './Banner';
 import { ChangedFiles } from './ChangedFiles';
+import { CheckpointAnnouncer } from './CheckpointAnnouncer';
 import { CompareMode } from './CompareMode';
+import { ConnectionStatus } from './ConnectionStatus';
 import { DiffView } from './DiffView';
 import { ErrorAlert } from './ErrorAlert';
 import { Header } from './Header';
 import { OpenFolder } from './OpenFolder';
+import { RestoreProgress } from './RestoreProgress';
 import { RestorePreview } from './RestorePreview';
 import { RestoresPanel } from './RestoresPanel';
 import { Scrubber } from './Scrubber';
@@ -34,6 +37,7 @@ export function App() {
   if (phase === 'open-folder')
     return (
       <>
+        <ConnectionStatus />
         <ErrorAlert />
         <OpenFolder />
       </>
@@ -41,11 +45,14 @@ export function App() {
   return (
     <div className="app">
       <Header />
+      <ConnectionStatus />
       <ErrorAlert />
+      <RestoreProgress />
       <Banner />
       <RestorePreview />
       <RestoresPanel />
       <Scrubber />
+      <CheckpointAnnouncer />
       <main className="panes">
         <Timeline />
         <section className="review" aria-label="Review">

@@ -13,6 +13,7 @@ export function DiffView() {
   const selectedPath = useStore((s) => s.selectedPath);
   const inline = useStore((s) => s.inline);
   const hasCheckpoint = useStore((s) => s.selected >= 0);
+  const diffError = useStore((s) => s.diffError);
   const dark = useDarkMode();
 
   useEffect(() => {
@@ -21,6 +22,8 @@ export function DiffView() {
 
   let notice: string | null = null;
   if (!hasCheckpoint) notice = 'No checkpoint selected: this session has no checkpoints yet.';
+  else if (diffError && (!summary || !file))
+    notice = `Could not load the diff: ${diffError.message} (${diffError.code})`;
   else if (!summary) notice = 'Loading the diff…';
   else if (summary.files.length === 0) notice = 'No files changed in this comparison.';
   else if (!file) notice = `Loading ${selectedPath ?? ''}…`;
@@ -48,6 +51,18 @@ export function DiffView() {
   );
 }
 
+/** The side's accessible name (Monaco's ariaLabel). */
+function nameSide(editor: monaco.editor.ICodeEditor, label: string): void {
+  if (editor.getOption(monaco.editor.EditorOption.ariaLabel) !== label) editor.updateOptions({ ariaLabel: label });
+}
+
+/** Screen readers hear both sides as read-only: Monaco (re)creates its input elements without saying so. */
+function markReadOnly(host: HTMLElement): void {
+  for (const input of host.querySelectorAll('[role="textbox"], textarea')) {
+    if (input.getAttribute('aria-readonly') !== 'true') input.setAttribute('aria-readonly', 'true');
+  }
+}
+
 function disposeModels(pair: monaco.editor.IDiffEditorModel): void {
   for (const m of [pair.original, pair.modified]) if (!m.isDisposed()) m.dispose();
 }
@@ -62,6 +77,13 @@ function MonacoDiff(props: {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
   const shownFile = useRef<FileContents | null>(null);
+  const oneSide = !props.file
+    ? null
+    : props.file.before === null
+      ? 'added'
+      : props.file.after === null
+        ? 'deleted'
+        : null;
   const pendingKey = useRef<string | null>(null);
 
   useLayoutEffect(() => {
@@ -69,6 +91,12 @@ function MonacoDiff(props: {
     const ed = monaco.editor.createDiffEditor(el, {
       readOnly: true,
       originalEditable: false,
+      // Named per side and file below, and marked read-only there (Monaco's EditContext input says neither).
+      // Its <textarea> input (editContext: false) would say "read-only" itself, but costs the keypress → diff
+      // path about 2× (measured in e2e/perf.spec.ts).
+      domReadOnly: true,
+      originalAriaLabel: 'Before',
+      modifiedAriaLabel: 'After',
       automaticLayout: true,
       renderSideBySide: true,
       useInlineViewWhenSpaceIsLimited: false,
@@ -87,6 +115,7 @@ function MonacoDiff(props: {
       // A new file opens at its first change, not at line 1.
       if (el.dataset.shownKey !== pendingKey.current) ed.revealFirstDiff();
       el.dataset.shownKey = pendingKey.current;
+      markReadOnly(el);
       markDiffShown();
     });
     return () => {
@@ -99,8 +128,10 @@ function MonacoDiff(props: {
   }, []);
 
   useEffect(() => {
-    editor.current?.updateOptions({ renderSideBySide: !props.inline });
-  }, [props.inline]);
+    // An added or deleted file shows side by side with its empty side hidden: Monaco would otherwise show the
+    // empty side's one line as a removed (or added) line, a phantom "1 −" / "1 +".
+    editor.current?.updateOptions({ renderSideBySide: !props.inline || oneSide !== null });
+  }, [props.inline, oneSide]);
 
   // Swap models only when a different answer arrives (the same key can come back with new content after a
   // restore, when "working" changed).
@@ -113,6 +144,8 @@ function MonacoDiff(props: {
     const language = languageForPath(file.path);
     pendingKey.current = contentKey;
     delete host.current!.dataset.shownKey;
+    nameSide(ed.getOriginalEditor(), `Before: ${file.path}`);
+    nameSide(ed.getModifiedEditor(), `After: ${file.path}`);
     ed.setModel({
       original: monaco.editor.createModel(file.before ?? '', language),
       modified: monaco.editor.createModel(file.after ?? '', language),
@@ -122,7 +155,15 @@ function MonacoDiff(props: {
     if (old) setTimeout(() => disposeModels(old), 5000);
   }, [file, contentKey]);
 
-  return <div className="monaco-host" ref={host} hidden={!props.visible} data-testid="diff-editor" />;
+  return (
+    <div
+      className="monaco-host"
+      ref={host}
+      hidden={!props.visible}
+      data-one-side={oneSide ?? undefined}
+      data-testid="diff-editor"
+    />
+  );
 }
 
 /** Imported checkpoints say which files were rebuilt from the transcript, and which could not be. */

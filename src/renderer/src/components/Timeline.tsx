@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { Message, Role } from '../../../shared/model';
 import { excerpt, formatTime } from '../format';
-import { ensureRange, select, toggleShowHidden, useStore } from '../store';
+import { ensureBaseline, ensureRange, select, toggleShowHidden, useStore } from '../store';
 import { plural, shortHash } from '../store/describe';
 
 const ROW_HEIGHT = 56;
@@ -16,8 +16,15 @@ export function Timeline() {
   const selected = useStore((s) => s.selected);
   const showHidden = useStore((s) => s.showHidden);
   const sessionId = useStore((s) => s.sessionId);
+  const focusRequest = useStore((s) => s.focusRequest);
+  const baselineFiles = useStore((s) =>
+    s.baseline && s.baseline.hash === s.checkpoints[0]?.hash ? s.baseline.files : null,
+  );
   const scrollRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  /** A key moved the selection: focus its row as soon as the virtualiser has rendered it. */
+  const focusPending = useRef(false);
 
   // Row index → checkpoint index, for clicks and aria-current.
   const checkpointAt = useMemo(() => new Map(checkpoints.map((c, i) => [c.index, i])), [checkpoints]);
@@ -43,6 +50,18 @@ export function Timeline() {
   useEffect(() => {
     if (selectedRow >= 0) virtualizer.scrollToIndex(selectedRow, { align: 'auto' });
   }, [selectedRow, virtualizer]);
+
+  useEffect(() => {
+    if (focusRequest > 0) focusPending.current = true;
+  }, [focusRequest]);
+  // After every render: the row may only now exist (scrolled into view by the effect above).
+  useEffect(() => {
+    if (!focusPending.current || selectedRow < 0) return;
+    const row = listRef.current?.querySelector<HTMLElement>(`[data-index="${selectedRow}"] button.row`);
+    if (!row) return;
+    focusPending.current = false;
+    if (document.activeElement !== row) row.focus({ preventScroll: true });
+  });
 
   // Follow new messages live while the list is scrolled to its end.
   useEffect(() => {
@@ -71,7 +90,13 @@ export function Timeline() {
             <code>retrace install claude-code</code>.
           </p>
         )}
-        <div role="list" aria-label="Timeline" className="timeline" style={{ height: virtualizer.getTotalSize() }}>
+        <div
+          role="list"
+          aria-label="Timeline"
+          className="timeline"
+          ref={listRef}
+          style={{ height: virtualizer.getTotalSize() }}
+        >
           {items.map((item) => {
             const cpIndex = checkpointAt.get(item.index);
             return (
@@ -85,7 +110,12 @@ export function Timeline() {
                 className="row-wrap"
                 style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
               >
-                <Row message={messages[item.index]} checkpointIndex={cpIndex} selected={cpIndex === selected} />
+                <Row
+                  message={messages[item.index]}
+                  checkpointIndex={cpIndex}
+                  selected={cpIndex === selected}
+                  baselineFiles={cpIndex === 0 ? baselineFiles : undefined}
+                />
               </div>
             );
           })}
@@ -95,12 +125,26 @@ export function Timeline() {
   );
 }
 
+/** The first checkpoint's size, once known; the row asks for it when it first shows. */
+function Baseline({ files }: { files: number | null | undefined }) {
+  useEffect(() => {
+    if (files === null) void ensureBaseline();
+  }, [files]);
+  return (
+    <span className="baseline" title="The session's first checkpoint: the files as they were when it began">
+      {files === null || files === undefined ? 'Baseline' : `Baseline: ${plural(files, 'file')}`}
+    </span>
+  );
+}
+
 const Row = memo(function Row(props: {
   message: Message | undefined;
   checkpointIndex: number | undefined;
   selected: boolean;
+  /** Only for the session's first checkpoint: its tree's file count (null while unknown). */
+  baselineFiles?: number | null;
 }) {
-  const { message: m, checkpointIndex, selected } = props;
+  const { message: m, checkpointIndex, selected, baselineFiles } = props;
   if (!m) return <div className="row placeholder">Loading…</div>;
   const body = (
     <>
@@ -119,12 +163,18 @@ const Row = memo(function Row(props: {
         {m.hash && (
           <span className="cp-meta">
             <code className="hash">{shortHash(m.hash)}</code>
-            {m.stats && (
-              <>
-                <span>{plural(m.stats.files, 'file')}</span>
-                <span className="ins">+{m.stats.insertions}</span>
-                <span className="del">−{m.stats.deletions}</span>
-              </>
+            {checkpointIndex === 0 ? (
+              // Nothing before it in this session: its stats (against whatever the shadow repository held
+              // before) would read as if the first prompt created the project.
+              <Baseline files={baselineFiles} />
+            ) : (
+              m.stats && (
+                <>
+                  <span>{plural(m.stats.files, 'file')}</span>
+                  <span className="ins">+{m.stats.insertions}</span>
+                  <span className="del">−{m.stats.deletions}</span>
+                </>
+              )
             )}
           </span>
         )}

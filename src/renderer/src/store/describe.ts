@@ -1,5 +1,6 @@
 /** The banner's words for what a restore or an undo changed. */
-import type { RestoreEntry, RestoreResult } from '../../../shared/model';
+import type { ErrorInfo } from '../../../shared/errors';
+import type { RecoveryReport, RestoreEntry, RestoreResult } from '../../../shared/model';
 import { restoreKind } from '../../../shared/undoWords';
 
 export { describeUndo } from '../../../shared/undoWords';
@@ -57,4 +58,17 @@ export function staleNote(e: RestoreEntry, all: RestoreEntry[]): string | undefi
   }
   if (e.undoable === false) return 'A later restore changed the same files: undo that one first (see Restores).';
   return undefined;
+}
+
+/**
+ * A restore that failed keeps its code; when the engine's recovery log has a roll-back since the restore
+ * began, the message says that nothing was left half-done.
+ */
+export function describeFailedRestore(error: ErrorInfo, recovered: RecoveryReport[], since: string): ErrorInfo {
+  const rolledBack = recovered.find((r) => r.kind === 'restore-rolled-back' && r.ts >= since);
+  if (!rolledBack) return { code: error.code, message: `Restore failed: ${error.message}` };
+  return {
+    code: error.code,
+    message: `Restore failed and was rolled back (your files are as they were): ${error.message}`,
+  };
 }

@@ -25,6 +25,7 @@ import type {
 import type { Result } from '../../../shared/result';
 import { api } from '../bridge';
 import { markDataReady, markDiffRequested } from '../perf';
+import { isConnectionError } from '../wsClient';
 import {
   cachedContents,
   cachedSummary,
@@ -35,7 +36,7 @@ import {
   loadSummary,
   summaryKey,
 } from './diffCache';
-import { describeRestore, describeUndo, staleNote } from './describe';
+import { describeFailedRestore, describeRestore, describeUndo, shortHash, staleNote } from './describe';
 import { undoLabel } from '../../../shared/undoWords';
 
 export const PAGE_SIZE = 500;
@@ -89,6 +90,15 @@ export interface State {
   restoresOpen: boolean;
   preview: RestoreResult | null;
   error: ErrorInfo | null;
+
+  /** Bumped when a key moved the selection: the timeline then moves focus to the selected row. */
+  focusRequest: number;
+  /** Why the diff (summary or file) could not load; the diff pane says so instead of "Loading…". */
+  diffError: ErrorInfo | null;
+  /** The session's first checkpoint (nothing before it in the list): how many files its tree holds. */
+  baseline: { hash: Hash; files: number } | null;
+  /** A restore in progress: what it does and, when known, how many files it writes. */
+  restoring: { text: string; files: number | null } | null;
 }
 
 const initial: State = {
@@ -119,6 +129,10 @@ const initial: State = {
   restoresOpen: false,
   preview: null,
   error: null,
+  focusRequest: 0,
+  diffError: null,
+  baseline: null,
+  restoring: null,
 };
 
 export const useStore = create<State>()(() => initial);
@@ -316,10 +330,12 @@ export function select(index: number, opts: { keepFile?: boolean } = {}): void {
   void refreshDiff({ keepFile: opts.keepFile ?? false });
 }
 
-export function move(delta: number): void {
+/** `focus`: a key moved it, so focus follows to the selected timeline row (even at either end of the list). */
+export function move(delta: number, opts: { focus?: boolean } = {}): void {
   const { selected, checkpoints } = get();
   if (checkpoints.length === 0) return;
   const next = Math.max(0, Math.min(checkpoints.length - 1, selected + delta));
+  if (opts.focus) set({ focusRequest: get().focusRequest + 1 });
   if (next === selected) return;
   direction = delta > 0 ? 1 : -1;
   markDiffRequested();
@@ -347,15 +363,17 @@ async function refreshDiff(opts: { keepFile: boolean }): Promise<void> {
   const sides = diffSides(s, s.selected);
   if (!ws || !sides) return;
   const key = summaryKey(ws.id, sides.from, sides.to);
-  set({ diffKey: key });
+  set({ diffKey: key, diffError: null });
   let summary = cachedSummary(ws.id, sides.from, sides.to);
   if (!summary) {
     set({ summary: null });
     const r = await loadSummary(ws.id, sides.from, sides.to);
     if (get().diffKey !== key) return;
+    if (!r.ok) set({ diffError: r.error });
     summary = take(r);
     if (!summary) return;
   }
+  if (sides.from === null && s.compare === 'step') noteBaseline(sides.to, summary);
   const previous = opts.keepFile ? get().selectedPath : null;
   const path = summary.files.some((f) => f.path === previous) ? previous : (summary.files[0]?.path ?? null);
   set({ summary, selectedPath: path });
@@ -388,9 +406,10 @@ async function showFile(path: string | null): Promise<void> {
     set({ fileKey: key, file: { path, binary: true, before: null, after: null } });
     return markDataReady();
   }
-  set({ fileKey: key, file: null });
+  set({ fileKey: key, file: null, diffError: null });
   const r = await loadContents(ws.id, sides.from, sides.to, path, change?.oldPath);
   if (get().fileKey !== key) return;
+  if (!r.ok) set({ diffError: r.error });
   const file = take(r);
   if (file) {
     set({ file });
@@ -424,29 +443,69 @@ function prefetchNeighbours(): void {
   }
 }
 
+/** The first checkpoint's tree size, from its "nothing → this" summary (the row says "Baseline: N files"). */
+function noteBaseline(hash: Hash, summary: DiffSummary): void {
+  if (get().baseline?.hash !== hash) set({ baseline: { hash, files: summary.files.length } });
+}
+
+/** Asked by the first checkpoint's timeline row when it shows; shares the diff cache with a selection. */
+export async function ensureBaseline(): Promise<void> {
+  const { workspace, checkpoints, baseline } = get();
+  const first = checkpoints[0];
+  if (!workspace || !first || baseline?.hash === first.hash) return;
+  const r = await loadSummary(workspace.id, null, first.hash);
+  if (r.ok && get().checkpoints[0]?.hash === first.hash) noteBaseline(first.hash, r.value);
+}
+
 export function toggleInline(): void {
   set({ inline: !get().inline });
 }
 
 // ---------------------------------------------------------------- restore
 
-export async function restore(mode: RestoreMode, paths?: string[]): Promise<void> {
+/**
+ * Restore the selected checkpoint (or `target`, e.g. the step's "before" side for a file the step deleted).
+ * While it runs, `restoring` says so; a failure says whether the engine rolled it back.
+ */
+export async function restore(mode: RestoreMode, paths?: string[], opts: { target?: Hash } = {}): Promise<void> {
   const s = get();
   const cp = s.checkpoints[s.selected];
   if (!s.workspace || !cp || s.busy) return;
-  set({ busy: true, preview: null });
+  const target = opts.target ?? cp.hash;
+  const started = new Date().toISOString();
+  set({ busy: true, preview: null, restoring: describeRestoring(mode, target, paths, s) });
   try {
-    const r = await api.restore({ workspace: s.workspace.id, target: cp.hash, mode, ...(paths ? { paths } : {}) });
-    const result = take(r);
-    if (!result) return;
+    const r = await api.restore({ workspace: s.workspace.id, target, mode, ...(paths ? { paths } : {}) });
+    if (!r.ok) return await failedRestore(r.error, started);
+    const result = r.value;
     const banner: Banner = { text: describeRestore(result, paths), rid: result.restore, undo: 'undo' };
     if (result.resume) banner.resume = result.resume.command;
     set({ banner, error: null });
     void loadRestores();
     await afterRestore(mode !== 'code');
   } finally {
-    set({ busy: false });
+    set({ busy: false, restoring: null });
   }
+}
+
+function describeRestoring(mode: RestoreMode, target: Hash, paths: string[] | undefined, s: State) {
+  // The file count is known without asking the engine when the user named the files, or when "Since then"
+  // already lists what differs from the files now.
+  const files = paths
+    ? paths.length
+    : s.compare === 'since' && mode !== 'conversation'
+      ? (s.summary?.files.length ?? null)
+      : null;
+  const what = mode === 'conversation' ? 'the conversation' : mode === 'both' ? 'code and conversation' : 'code';
+  return { text: `Restoring ${what} to ${shortHash(target)}…`, files };
+}
+
+/** Show a failed restore with its code, and say so when the engine put everything back (its recovery log). */
+async function failedRestore(error: ErrorInfo, started: string): Promise<void> {
+  const ws = get().workspace;
+  const status = ws ? await api.status({ workspace: ws.id }) : null;
+  if (status?.ok) set({ status: status.value });
+  set({ error: describeFailedRestore(error, status?.ok ? status.value.recovered : [], started) });
 }
 
 export async function previewRestore(): Promise<void> {
@@ -528,6 +587,17 @@ async function afterRestore(conversationChanged: boolean): Promise<void> {
   if (conversationChanged) jobs.push(reloadTimeline({ follow: false }), loadSessions(false));
   else if (get().compare === 'since') jobs.push(refreshDiff({ keepFile: true }));
   await Promise.all(jobs);
+}
+
+/** Back after the connection dropped (e.g. `retrace serve` restarted): reopen the folder and reload what shows it. */
+export async function resync(): Promise<void> {
+  if (get().error && isConnectionError(get().error!)) set({ error: null });
+  const ws = get().workspace;
+  if (!ws) return void boot();
+  const reopened = await api.openWorkspace({ path: ws.root });
+  if (!reopened.ok) return set({ error: reopened.error });
+  forgetWorking();
+  await Promise.all([reloadTimeline({ follow: false }), loadSessions(false), refreshStatus()]);
 }
 
 export const dismissBanner = () => set({ banner: null });
