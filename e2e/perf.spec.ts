@@ -4,10 +4,11 @@
  * 50-checkpoint session, and scrolling a 10,000-message timeline. Numbers go to the console and the
  * test's annotations; the tests fail only if the behaviour is wrong (a diff never shows, rows never load).
  */
+import { shoot } from './support/screenshots';
 import { expect, test } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, REPO, serve, tempWorld, tsx } from './support/retrace';
+import { cli, serve, tempWorld, tsx } from './support/retrace';
 
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -115,8 +116,7 @@ test('a 10,000-message timeline stays virtual, loads rows as it scrolls and scro
       await page.keyboard.press('ArrowLeft');
       await expect(timeline.locator('[aria-current="true"]')).toContainText('Message 9500');
       await expect(timeline.locator('[aria-current="true"]')).toBeInViewport();
-      mkdirSync(join(REPO, 'docs/screenshots'), { recursive: true });
-      await page.screenshot({ path: join(REPO, 'docs/screenshots', 'timeline-10k-light.png') });
+      await shoot(page, 'timeline-10k-light');
 
       const f = stats(frames.deltas);
       const result = {

@@ -3,10 +3,11 @@
  * The user's walk through `retrace serve` on a session recorded through the real CLI: open, see the
  * timeline, scrub with the keys, read the diff in Monaco, restore code / conversation / both, undo.
  */
+import { shoot } from './support/screenshots';
 import { expect, test, type Page } from '@playwright/test';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, REPO, serve, tempWorld, type Served, type TempWorld } from './support/retrace';
+import { cli, serve, tempWorld, type Served, type TempWorld } from './support/retrace';
 
 const GREET_V1 = "export function greet() {\n  return 'hello';\n}\n";
 const GREET_V2 = 'export function greet(name) {\n  return `hello, ${name}`;\n}\n';
@@ -74,11 +75,6 @@ const diffEditor = (page: Page) => page.locator('.monaco-diff-editor');
 async function expectSelected(page: Page, index: number) {
   await expect(selectedItem(page)).toContainText(hashes[index]!.slice(0, 7));
   await expect(page.getByRole('slider', { name: 'Checkpoints' })).toHaveValue(String(index));
-}
-
-async function shoot(page: Page, name: string) {
-  mkdirSync(join(REPO, 'docs/screenshots'), { recursive: true });
-  await page.screenshot({ path: join(REPO, 'docs/screenshots', `${name}.png`) });
 }
 
 test('open, scrub with the keys, read the diff, restore code / conversation / both and undo', async ({ page }) => {
