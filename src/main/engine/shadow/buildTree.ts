@@ -35,7 +35,6 @@ const isFolder = (x: Leaf | Folder): x is Folder => 'entries' in x;
 const keyOf = (segment: string): string => Buffer.from(segment, 'utf8').toString('latin1');
 
 export class TreeBuilder {
-  private readonly blobs = new Map<string, string>();
   /** The base tree's folders, read once each (never edited: `root` holds the edited copies). */
   private readonly baseFolders = new Map<string, Folder>();
 
@@ -77,13 +76,9 @@ export class TreeBuilder {
     this.reader.close();
   }
 
-  private async blob(bytes: Buffer): Promise<string> {
-    const key = bytes.toString('base64');
-    const known = this.blobs.get(key);
-    if (known) return known;
-    const id = await writeLooseObject(this.gitDir, 'blob', bytes);
-    this.blobs.set(key, id);
-    return id;
+  /** A blob written once: writeLooseObject finds an object it already has by its id (no content kept here). */
+  private blob(bytes: Buffer): Promise<string> {
+    return writeLooseObject(this.gitDir, 'blob', bytes);
   }
 
   /** The base tree's entry at a path (a file or link; a folder there counts as absent, as update-index saw it). */
