@@ -12,6 +12,8 @@ export interface GitRunnerOptions {
   workTree: string;
   /** An empty directory git may use as hooksPath; nothing runs from it. */
   hooksDir: string;
+  /** An index other than <gitDir>/index (a reader's private copy, privateIndex.ts). */
+  indexFile?: string;
 }
 
 /**
@@ -66,8 +68,10 @@ export class GitRunner {
   private readonly envWithoutIndex: NodeJS.ProcessEnv;
   private readonly git: SimpleGit;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly opts: GitRunnerOptions;
 
   constructor(opts: GitRunnerOptions) {
+    this.opts = opts;
     this.gitDir = opts.gitDir;
     this.workTree = opts.workTree;
     this.prefix = [
@@ -75,8 +79,10 @@ export class GitRunner {
       `--work-tree=${opts.workTree}`,
       '--no-pager',
       ...shadowConfig(opts.hooksDir).flatMap((c) => ['-c', c]),
+      // A private index is one whole file: a split one would write its shared part into the shadow repository.
+      ...(opts.indexFile ? ['-c', 'core.splitIndex=false'] : []),
     ];
-    this.env = gitEnv();
+    this.env = opts.indexFile ? { ...gitEnv(), GIT_INDEX_FILE: opts.indexFile } : gitEnv();
     this.envWithoutIndex = { ...this.env, GIT_INDEX_FILE: path.join(opts.gitDir, 'no-index') };
     this.git = simpleGit({
       baseDir: opts.workTree,
@@ -89,7 +95,7 @@ export class GitRunner {
         return stderr.length > 0 ? stderr : Buffer.from(`exit ${result.exitCode}`);
       },
       // simple-git 4 blocks GIT_* variables and "unsafe" options unless listed: we set exactly these on purpose.
-      allowEnvironment: Object.keys(GIT_ENV_SET),
+      allowEnvironment: [...Object.keys(GIT_ENV_SET), ...(opts.indexFile ? ['GIT_INDEX_FILE'] : [])],
       unsafe: {
         allowUnsafeConfigPaths: true,
         allowUnsafeHooksPath: true,
@@ -97,6 +103,11 @@ export class GitRunner {
         allowUnsafeFsMonitor: true,
       },
     }).env(this.env);
+  }
+
+  /** A runner for the same repository that stages into another index file (a reader's private copy). */
+  withIndexFile(indexFile: string): GitRunner {
+    return new GitRunner({ ...this.opts, indexFile });
   }
 
   /**
