@@ -204,6 +204,8 @@ export interface TimelinePage {
   messages: Message[];
   /** Every checkpoint of the list, in order, for the scrubber (not only those of the page). */
   checkpoints: CheckpointRef[];
+  /** Checkpoints hooks could not record in this session (I10), oldest first. */
+  missed?: MissedCheckpoint[];
 }
 
 export type RetraceEvent =

@@ -371,7 +371,9 @@ async function clearGitLocks(gitDir: string): Promise<RecoveryReport[]> {
     );
     if (age === null) continue; // its git finished after all
     await fs.unlink(l).catch(() => {});
-    out.push(report('git-lock-removed', `removed ${path.relative(gitDir, l)} (${age}) left by a git process that died`));
+    out.push(
+      report('git-lock-removed', `removed ${path.relative(gitDir, l)} (${age}) left by a git process that died`),
+    );
   }
   return out;
 }

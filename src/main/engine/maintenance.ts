@@ -62,7 +62,10 @@ export async function storageBytes(ctx: WorkspaceContext): Promise<number> {
 
 async function readStorage(ws: WorkspaceRef): Promise<{ bytes: number; at: number } | null> {
   try {
-    const j = JSON.parse(await fs.readFile(path.join(ws.dir, STORAGE_FILE), 'utf8')) as { bytes?: unknown; at?: unknown };
+    const j = JSON.parse(await fs.readFile(path.join(ws.dir, STORAGE_FILE), 'utf8')) as {
+      bytes?: unknown;
+      at?: unknown;
+    };
     return typeof j.bytes === 'number' && typeof j.at === 'number' ? { bytes: j.bytes, at: j.at } : null;
   } catch {
     return null;
@@ -94,7 +97,12 @@ const running = new Set<string>();
 const inProcess: MaintenanceScheduler = (ws, run) => {
   if (running.has(ws.dir)) return;
   running.add(ws.dir);
-  setImmediate(() => void run().catch(() => undefined).finally(() => running.delete(ws.dir)));
+  setImmediate(
+    () =>
+      void run()
+        .catch(() => undefined)
+        .finally(() => running.delete(ws.dir)),
+  );
 };
 
 let scheduler: MaintenanceScheduler = inProcess;
@@ -105,7 +113,11 @@ export function setMaintenanceScheduler(s: MaintenanceScheduler): void {
 }
 
 /** After a recorded checkpoint: now and then, start a maintenance run (never awaited by the caller). */
-export function maybeScheduleMaintenance(ws: WorkspaceRef, run: () => Promise<unknown>, chance = MAINTENANCE_CHANCE): void {
+export function maybeScheduleMaintenance(
+  ws: WorkspaceRef,
+  run: () => Promise<unknown>,
+  chance = MAINTENANCE_CHANCE,
+): void {
   if (Math.random() >= chance) return;
   try {
     scheduler(ws, run);

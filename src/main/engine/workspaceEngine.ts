@@ -15,7 +15,7 @@
  * Every operation that writes runs under the writer lock (I6) and starts with recovery (I8). Readers (status,
  * log, diffs in any compare mode) never take it (I10): a hook must never wait behind someone looking.
  */
-import { RetraceError } from '../../shared/errors';
+import { RetraceError, toErrorInfo } from '../../shared/errors';
 import type {
   FileChange,
   FileContents,
@@ -68,10 +68,14 @@ export class WorkspaceEngine implements WorkspaceContext {
 
   private readonly lockWaitMs: number | undefined;
 
-  constructor(ws: WorkspaceRef, opts: { actor?: string; lockWaitMs?: number } = {}) {
+  /** Set for hooks: a checkpoint record() cannot make is listed as missed, with this call's name (missed.ts). */
+  private readonly missedAs: string | undefined;
+
+  constructor(ws: WorkspaceRef, opts: { actor?: string; lockWaitMs?: number; missedAs?: string } = {}) {
     this.ws = ws;
     this.actor = opts.actor ?? 'retrace';
     this.lockWaitMs = opts.lockWaitMs;
+    this.missedAs = opts.missedAs;
     this.sessions = new SessionStore(ws.dir);
     this.journal = new Journal(ws.dir);
     this.ledger = new Ledger(ws.dir);
@@ -125,9 +129,25 @@ export class WorkspaceEngine implements WorkspaceContext {
    * checkpoint schedules maintenance, which runs after this call returned (maintenance.ts).
    */
   async record(input: RecordInput): Promise<RecordResult> {
-    const res = await this.write(() => recordLocked(this, input));
+    let res: RecordResult;
+    try {
+      res = await this.write(() => recordLocked(this, input));
+    } catch (e) {
+      if (this.missedAs !== undefined && input.checkpoint) this.markMissed(input.session ?? null, e);
+      throw e;
+    }
     if (res.hash) maybeScheduleMaintenance(this.ws, () => this.maintenance());
     return res;
+  }
+
+  /** A hook's checkpoint that could not be made: listed, without the lock it may not have got, then thrown. */
+  private markMissed(session: string | null, e: unknown): void {
+    const { code, message } = toErrorInfo(e);
+    try {
+      this.missed.add({ ts: new Date().toISOString(), session, reason: `${code}: ${message}`, tool: this.missedAs });
+    } catch {
+      // The data folder itself is unwritable: the hook's own log is all that is left.
+    }
   }
 
   /** Snapshot and append a checkpoint message — `retrace checkpoint`. */

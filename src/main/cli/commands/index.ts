@@ -37,6 +37,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./hookServer'),
     hidden: true,
   },
+  maintenance: {
+    summary: 'internal: background pack/gc and repairs on a try-lock; started detached after checkpoints',
+    load: () => import('./maintenance'),
+    hidden: true,
+  },
   install: { summary: "add Retrace's hooks to Claude Code's settings", load: () => import('./install') },
   import: { summary: 'import a Claude Code transcript or a Cline task as a session', load: () => import('./import') },
   demo: { summary: 'create a small project with a recorded multi-turn session', load: () => import('./demo') },

@@ -42,6 +42,10 @@ export function shadowConfig(hooksDir: string): string[] {
     'user.name=Retrace',
     'user.email=retrace@localhost',
     'commit.gpgSign=false',
+    // Durability (issue 10 item 11): the objects and refs a session log line names reach the disk before the
+    // line does (git's default syncs packs only). Batch: loose objects of one command share one flush.
+    'core.fsync=objects,reference,index',
+    'core.fsyncMethod=batch',
     'index.threads=1',
     // Version 4 indexes are about 40% smaller (paths prefix-compressed): every git call that reads the index
     // hashes and parses less (engineer E, bench). Applies to indexes created from now on.

@@ -22,7 +22,9 @@ export async function detectPending(ctx: WorkspaceContext, states: SessionState[
     pending.push('the shadow repository cannot be opened: repair it');
     return pending;
   }
-  const problems = await shadow.inspect().catch((e: unknown) => [`the repository check failed: ${(e as Error).message}`]);
+  const problems = await shadow
+    .inspect()
+    .catch((e: unknown) => [`the repository check failed: ${(e as Error).message}`]);
   pending.push(...problems);
   if (problems.length > 0) return pending; // lag detection reads the repository: not while it is damaged
   try {

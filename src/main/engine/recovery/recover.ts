@@ -95,7 +95,10 @@ export async function repairLaggingRefs(ctx: WorkspaceContext): Promise<void> {
   for (const lag of await laggingRefs(ctx)) {
     await shadow.updateRef(lag.ref, lag.to, lag.from);
     ctx.recoveryLog.add([
-      report('checkpoint-ref-repaired', `session ${lag.session}: ref moved to its last checkpoint ${lag.to.slice(0, 7)}`),
+      report(
+        'checkpoint-ref-repaired',
+        `session ${lag.session}: ref moved to its last checkpoint ${lag.to.slice(0, 7)}`,
+      ),
     ]);
   }
 }
