@@ -8,6 +8,7 @@ import type { RestoreJournal } from '../journal';
 import type { RewindEvent, UnrewindEvent } from '../sessions/events';
 import { sessionRef } from '../sessions/ids';
 import type { SessionState } from '../sessions/replay';
+import { givenUp } from '../read/resolve';
 import { report } from './report';
 
 export async function recover(ctx: WorkspaceContext): Promise<void> {
@@ -76,10 +77,12 @@ export async function laggingRefs(
 ): Promise<{ session: string; ref: string; from: string | null; to: string }[]> {
   const shadow = await ctx.shadow();
   const refs = new Map((await shadow.listRefs('refs/retrace/sessions/')).map((r) => [r.ref, r.hash]));
+  // A checkpoint a repair gave up, or salvaged under another commit, is where the repair left the ref: no lag.
+  const given = await givenUp(ctx);
   const out: { session: string; ref: string; from: string | null; to: string }[] = [];
   for (const s of states ?? (await ctx.sessions.readAll())) {
     const last = [...s.messages].reverse().find((m) => m.hash);
-    if (!last?.hash) continue;
+    if (!last?.hash || given.has(last.hash)) continue;
     const ref = sessionRef(s.header.id);
     const tip = refs.get(ref) ?? null;
     if (tip === last.hash || !(await shadow.commitExists(last.hash))) continue;
