@@ -40,8 +40,9 @@ export async function packDue(ctx: WorkspaceContext): Promise<boolean> {
 /** The upkeep itself. The caller holds the writer lock (and ran recovery). */
 export async function maintainLocked(ctx: WorkspaceContext, opts: { pack: boolean }): Promise<{ packed: boolean }> {
   const shadow = await ctx.shadow();
-  await repairLaggingRefs(ctx);
+  // Damage first: a half-written ref file must be set aside before a lagging ref is moved.
   ctx.recoveryLog.add(await shadow.repair());
+  await repairLaggingRefs(ctx);
   let packed = false;
   if (opts.pack && (await packDue(ctx))) {
     await shadow.gc(GC_PRUNE_EXPIRE);

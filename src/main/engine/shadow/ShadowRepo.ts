@@ -65,8 +65,11 @@ export class ShadowRepo {
     try {
       // Repairs only under the writer lock: a reader that opens a damaged repository fails (and status reports
       // it); the next writer repairs it (here, or through guard when the repository was opened by a reader).
-      if (holdsLock(ws)) await new ShadowDoctor(gitDir, ws.root, ws.dir).beforeOpen();
-      await initShadowRepo(gitDir, emptyDir);
+      const writer = holdsLock(ws);
+      if (writer) await new ShadowDoctor(gitDir, ws.root, ws.dir).beforeOpen();
+      // A reader creates a repository that does not exist yet, but never "fixes" one that does: `git init`
+      // over a repository that lost its HEAD would hide the damage from the repair (and its report).
+      if (writer || !(await exists(gitDir))) await initShadowRepo(gitDir, emptyDir);
       await fs.mkdir(path.join(gitDir, 'info'), { recursive: true });
       await writeIfDifferent(path.join(gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES);
     } catch (e) {
@@ -275,7 +278,14 @@ export class ShadowRepo {
 
   /** Damage the cheap check finds, in words, changing nothing (readers: status reports it as pending). */
   async inspect(): Promise<string[]> {
-    return this.doctor.inspect();
+    const problems = await this.doctor.inspect();
+    try {
+      await listIndex(this.git); // reads the index and its shared part (a lost sharedindex.* shows here)
+    } catch (e) {
+      if (e instanceof GitError && e.kind === 'corrupt') problems.push('the shadow index is damaged');
+      else throw toRetraceError(e);
+    }
+    return problems;
   }
 
   /** Detect and fix damage the next command can fix by itself (issue 6 extends this). The caller holds the lock. */
@@ -372,6 +382,13 @@ async function writeIfDifferent(file: string, content: string): Promise<boolean>
   await fs.writeFile(tmp, content);
   await fs.rename(tmp, file);
   return true;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.stat(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function duBytes(dir: string): Promise<number> {
