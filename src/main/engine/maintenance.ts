@@ -15,7 +15,7 @@ import type { WorkspaceRef } from './workspace';
 
 /** Unreferenced objects younger than this survive gc: a reader's private snapshot, a writer mid-checkpoint. */
 export const GC_PRUNE_EXPIRE = '2.weeks.ago';
-/** Pack when there are this many loose objects, or this many packs. */
+/** An incremental pack at this many loose objects; a full gc at this many packs. */
 const PACK_LOOSE = 2_000;
 const PACK_PACKS = 20;
 /** One recorded checkpoint in this many (on average) schedules a maintenance run. */
@@ -31,10 +31,10 @@ export interface MaintenanceOutcome {
   holder?: string;
 }
 
-/** Is a pack due? Read-only (`git count-objects`). */
-export async function packDue(ctx: WorkspaceContext): Promise<boolean> {
+/** Which packing is due, if any. Read-only (`git count-objects`). */
+export async function packDue(ctx: WorkspaceContext): Promise<'gc' | 'pack' | null> {
   const { loose, packs } = await (await ctx.shadow()).objectCounts();
-  return loose >= PACK_LOOSE || packs >= PACK_PACKS;
+  return packs >= PACK_PACKS ? 'gc' : loose >= PACK_LOOSE ? 'pack' : null;
 }
 
 /** The upkeep itself. The caller holds the writer lock (and ran recovery). */
@@ -43,11 +43,12 @@ export async function maintainLocked(ctx: WorkspaceContext, opts: { pack: boolea
   // Damage first: a half-written ref file must be set aside before a lagging ref is moved.
   ctx.recoveryLog.add(await shadow.repair());
   await repairLaggingRefs(ctx);
-  let packed = false;
-  if (opts.pack && (await packDue(ctx))) {
-    await shadow.gc(GC_PRUNE_EXPIRE);
-    packed = true;
-  }
+  // Loose objects pile up one checkpoint at a time: an incremental pack (short). Packs pile up one such run at
+  // a time: now and then, a full gc into one pack, dropping what no ref has needed for GC_PRUNE_EXPIRE.
+  const due = opts.pack ? await packDue(ctx) : null;
+  if (due === 'pack') await shadow.packLoose();
+  if (due === 'gc') await shadow.gc(GC_PRUNE_EXPIRE);
+  const packed = due !== null;
   await writeStorage(ctx.ws, await shadow.storageBytes());
   return { packed };
 }

@@ -7,10 +7,9 @@
  */
 import type { WorkspaceStatus } from '../../shared/model';
 import type { WorkspaceContext } from './context';
-import { writerBusy } from './lock';
 import { storageBytes } from './maintenance';
 import { MissedLog } from './missed';
-import { detectPending } from './recovery/detect';
+import { detectPendingStable } from './recovery/detect';
 
 export interface StatusHost extends WorkspaceContext {
   /** Run recovery and the repairs under the writer lock if it is free right now; false when it was busy. */
@@ -19,12 +18,10 @@ export interface StatusHost extends WorkspaceContext {
 
 export async function readStatus(ctx: StatusHost): Promise<WorkspaceStatus> {
   let states = await ctx.sessions.readAll();
-  // While a writer works, its journal and its ref between log line and update-ref look like what a killed
-  // one leaves: look only when no writer is busy (every writer starts with recovery anyway).
-  let pending = (await writerBusy(ctx.ws)) ? [] : await detectPending(ctx, states);
+  let pending = await detectPendingStable(ctx, states);
   if (pending.length > 0 && (await ctx.tryRepair())) {
     states = await ctx.sessions.readAll(); // a rolled-back restore changes what the logs show
-    pending = await detectPending(ctx, states);
+    pending = await detectPendingStable(ctx, states);
   }
   const hashes = new Set<string>();
   for (const s of states) for (const m of s.messages) if (m.hash) hashes.add(m.hash);

@@ -211,8 +211,8 @@ export class WorkspaceEngine implements WorkspaceContext {
    * on a try-lock. Looks first without the lock: a healthy, packed repository costs one git call.
    */
   async maintenance(opts: { force?: boolean } = {}): Promise<MaintenanceOutcome> {
-    const pack = await packDue(this).catch(() => true);
-    if (!pack && !opts.force) return { ran: false, packed: false };
+    const due = await packDue(this).catch(() => 'pack' as const);
+    if (due === null && !opts.force) return { ran: false, packed: false };
     const r = await this.tryWrite(() => maintainLocked(this, { pack: true }), `${this.actor} (maintenance)`);
     return r.ran ? { ran: true, packed: r.value.packed } : { ran: false, packed: false, holder: r.holder };
   }

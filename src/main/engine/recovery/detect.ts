@@ -6,16 +6,35 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { WorkspaceContext } from '../context';
+import { writerBusy } from '../lock';
 import type { SessionState } from '../sessions/replay';
 import { laggingRefs } from './recover';
 
 /** Git lock files older than this, found by a reader, are reported: the next writer removes them (lock.ts). */
 const GIT_LOCK_REPORT_MS = 10_000;
 
+/**
+ * What a writer killed midway left looks, for a moment, like what a live writer is doing (its journal, its ref
+ * between log line and update-ref). So: look; if anything shows, make sure no writer holds the lock, look
+ * again with fresh logs, and keep only what both looks saw (each item names its checkpoint or restore, so a
+ * writer that started meanwhile cannot repeat one). Nothing is reported while a writer is busy: every writer
+ * starts with recovery anyway.
+ */
+export async function detectPendingStable(ctx: WorkspaceContext, states: SessionState[]): Promise<string[]> {
+  if (await writerBusy(ctx.ws)) return [];
+  const first = await detectPending(ctx, states);
+  if (first.length === 0 || (await writerBusy(ctx.ws))) return [];
+  const again = new Set(await detectPending(ctx, await ctx.sessions.readAll()));
+  return first.filter((p) => again.has(p));
+}
+
 export async function detectPending(ctx: WorkspaceContext, states: SessionState[]): Promise<string[]> {
   const pending: string[] = [];
   const j = ctx.journal.read();
-  if (j) pending.push(`an interrupted ${j.kind} (${j.kind === 'restore' ? j.rid : j.session}) to finish or roll back`);
+  if (j)
+    pending.push(
+      `an interrupted ${j.kind} (${j.kind === 'restore' ? j.rid : `${j.session} ${j.hash.slice(0, 7)}`}, ${j.ts}) to finish or roll back`,
+    );
   pending.push(...(await staleGitLocks(path.join(ctx.ws.dir, 'shadow.git'))));
   const shadow = await ctx.shadow().catch(() => null);
   if (!shadow) {

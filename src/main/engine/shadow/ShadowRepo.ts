@@ -271,6 +271,15 @@ export class ShadowRepo {
    * Never `now`: a reader's private snapshot and a writer between commit and update-ref hold objects no ref
    * names yet (issue 10 item 5). The caller holds the lock (maintenance.ts, on a try-lock).
    */
+  /**
+   * Pack the loose objects that refs reach into one new pack (incremental: existing packs stay, so it takes
+   * about a second where a full gc of a large folder takes many, all of it under the writer lock). Loose
+   * objects no ref reaches yet (a reader's snapshot) stay loose. The caller holds the lock.
+   */
+  async packLoose(): Promise<void> {
+    await this.guard(() => this.git.raw(['repack', '-d', '-l', '-q']));
+  }
+
   async gc(pruneExpire: string): Promise<void> {
     if (/^now$/i.test(pruneExpire.trim())) throw new RetraceError('E_INVALID_INPUT', 'gc never prunes with no grace');
     await this.guard(() => this.git.raw(['gc', '--quiet', `--prune=${pruneExpire}`]));
