@@ -146,6 +146,14 @@ export async function writerBusy(ws: WorkspaceRef): Promise<boolean> {
   return other !== null && (await whyStale(file, other.info, other.mtimeMs)) === null;
 }
 
+/** Why the workspace's lock file is stale (its holder is gone), or null when there is none or it is live. */
+export async function staleLockReason(ws: WorkspaceRef): Promise<string | null> {
+  const file = lockPath(ws);
+  const other = await readLock(file);
+  const why = other ? await whyStale(file, other.info, other.mtimeMs) : null;
+  return other && why ? `the lock of ${describe(other.info)} to take over: ${why}` : null;
+}
+
 /** True when the current call chain runs under this workspace's writer lock (inside withLock). */
 export function holdsLock(ws: WorkspaceRef): boolean {
   return holding.getStore()?.has(lockPath(ws)) === true;

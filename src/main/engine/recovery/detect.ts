@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { WorkspaceContext } from '../context';
-import { writerBusy } from '../lock';
+import { staleLockReason, writerBusy } from '../lock';
 import type { SessionState } from '../sessions/replay';
 import { laggingRefs } from './recover';
 
@@ -30,6 +30,8 @@ export async function detectPendingStable(ctx: WorkspaceContext, states: Session
 
 export async function detectPending(ctx: WorkspaceContext, states: SessionState[]): Promise<string[]> {
   const pending: string[] = [];
+  const stale = await staleLockReason(ctx.ws);
+  if (stale) pending.push(stale);
   const j = ctx.journal.read();
   if (j)
     pending.push(
