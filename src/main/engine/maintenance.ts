@@ -37,20 +37,33 @@ export async function packDue(ctx: WorkspaceContext): Promise<'gc' | 'pack' | nu
   return packs >= PACK_PACKS ? 'gc' : loose >= PACK_LOOSE ? 'pack' : null;
 }
 
-/** The upkeep itself. The caller holds the writer lock (and ran recovery). */
-export async function maintainLocked(ctx: WorkspaceContext, opts: { pack: boolean }): Promise<{ packed: boolean }> {
+/**
+ * The upkeep itself. The caller holds the writer lock (and ran recovery), so it does only what must be done
+ * under it: the repairs a look without the lock found needed (`repair`), and the packing that is due. Every
+ * read-only part (verifying objects, measuring storage) runs before or after, without the lock: the first
+ * trial had a hook give up behind a maintenance run that verified thousands of objects under the lock.
+ */
+export async function maintainLocked(
+  ctx: WorkspaceContext,
+  opts: { pack: boolean; repair: boolean },
+): Promise<{ packed: boolean }> {
   const shadow = await ctx.shadow();
-  // Damage first: a half-written ref file must be set aside before a lagging ref is moved.
-  ctx.recoveryLog.add(await shadow.repair());
-  await repairLaggingRefs(ctx);
+  if (opts.repair) {
+    // Damage first: a half-written ref file must be set aside before a lagging ref is moved.
+    ctx.recoveryLog.add(await shadow.repair());
+    await repairLaggingRefs(ctx);
+  }
   // Loose objects pile up one checkpoint at a time: an incremental pack (short). Packs pile up one such run at
   // a time: now and then, a full gc into one pack, dropping what no ref has needed for GC_PRUNE_EXPIRE.
   const due = opts.pack ? await packDue(ctx) : null;
   if (due === 'pack') await shadow.packLoose();
   if (due === 'gc') await shadow.gc(GC_PRUNE_EXPIRE);
-  const packed = due !== null;
-  await writeStorage(ctx.ws, await shadow.storageBytes());
-  return { packed };
+  return { packed: due !== null };
+}
+
+/** Measure the storage now and cache it (after packing; read-only, no lock). */
+export async function refreshStorage(ctx: WorkspaceContext): Promise<void> {
+  await writeStorage(ctx.ws, await (await ctx.shadow()).storageBytes());
 }
 
 /** Bytes the shadow repository takes: the cached figure while fresh, else measured (read-only) and cached. */

@@ -30,7 +30,14 @@ import type { WorkspaceContext } from './context';
 import { Journal, RecoveryLog } from './journal';
 import { Ledger } from './ledger';
 import { assertLockHeld, tryWithLock, withLock } from './lock';
-import { maintainLocked, maybeScheduleMaintenance, packDue, type MaintenanceOutcome } from './maintenance';
+import {
+  maintainLocked,
+  maybeScheduleMaintenance,
+  packDue,
+  refreshStorage,
+  type MaintenanceOutcome,
+} from './maintenance';
+import { detectPendingStable } from './recovery/detect';
 import { MissedLog } from './missed';
 import { checkWorkspacePath } from './paths';
 import { fileContents } from './read/contents';
@@ -190,7 +197,7 @@ export class WorkspaceEngine implements WorkspaceContext {
 
   /** Recovery and the repairs a reader found pending, if the writer lock is free right now. */
   async tryRepair(): Promise<boolean> {
-    return (await this.tryWrite(() => maintainLocked(this, { pack: false }), this.actor)).ran;
+    return (await this.tryWrite(() => maintainLocked(this, { pack: false, repair: true }), this.actor)).ran;
   }
 
   /** Like write, but only if the lock is free right now: never waits. */
@@ -212,8 +219,14 @@ export class WorkspaceEngine implements WorkspaceContext {
    */
   async maintenance(opts: { force?: boolean } = {}): Promise<MaintenanceOutcome> {
     const due = await packDue(this).catch(() => 'pack' as const);
-    if (due === null && !opts.force) return { ran: false, packed: false };
-    const r = await this.tryWrite(() => maintainLocked(this, { pack: true }), `${this.actor} (maintenance)`);
+    // The read-only checks (objects verified since the last look, refs, logs) before taking the lock.
+    const pending = await detectPendingStable(this, await this.sessions.readAll());
+    if (due === null && pending.length === 0 && !opts.force) return { ran: false, packed: false };
+    const r = await this.tryWrite(
+      () => maintainLocked(this, { pack: true, repair: pending.length > 0 }),
+      `${this.actor} (maintenance)`,
+    );
+    if (r.ran) await refreshStorage(this).catch(() => undefined);
     return r.ran ? { ran: true, packed: r.value.packed } : { ran: false, packed: false, holder: r.holder };
   }
 
