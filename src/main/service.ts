@@ -188,8 +188,10 @@ class Service implements RetraceService {
   }
 
   private async timeline(req: ApiParsedRequest<'timeline'>) {
-    const s = await (await this.engine(req.workspace)).session(req.session);
+    const engine = await this.engine(req.workspace);
+    const s = await engine.session(req.session);
     const list = visibleMessages(s, req.includeHidden);
+    const missed = await engine.missed.recent({ session: s.header.id });
     const checkpoints: CheckpointRef[] = [];
     list.forEach((m, index) => {
       if (m.hash) checkpoints.push({ index, messageId: m.id, hash: m.hash });
@@ -200,6 +202,7 @@ class Service implements RetraceService {
       offset: req.offset,
       messages: list.slice(req.offset, req.offset + req.limit),
       checkpoints,
+      ...(missed.length > 0 ? { missed } : {}),
     };
   }
 

@@ -209,6 +209,21 @@ export interface WorkspaceStatus {
   canUndo: boolean;
   lastRestore: LastRestore | null;
   recovered: RecoveryReport[];
+  /** Repairs found needed but not done yet (another writer was busy): the next writing command does them. */
+  pendingRepairs?: string[];
+  /** Checkpoints hooks could not record, newest last (I10): never silence. */
+  missed?: MissedCheckpoint[];
+}
+
+/** A hook call that could not record its checkpoint (the writer lock stayed busy, git failed…). */
+export interface MissedCheckpoint {
+  ts: string;
+  /** The agent's session, when the payload named one. */
+  session: string | null;
+  /** Why, in one line, starting with the error code ("E_LOCKED: …"). */
+  reason: string;
+  /** The hook event and tool ("PostToolUse Edit"), when known. */
+  tool?: string;
 }
 
 export interface CheckpointRef {
@@ -226,6 +241,8 @@ export interface TimelinePage {
   messages: Message[];
   /** Every checkpoint of the list, in order, for the scrubber (not only those of the page). */
   checkpoints: CheckpointRef[];
+  /** Checkpoints hooks could not record in this session (I10), oldest first. */
+  missed?: MissedCheckpoint[];
 }
 
 export type RetraceEvent =

@@ -127,6 +127,7 @@ function context(name: string, values: Values, positionals: string[], json: bool
     engine: () =>
       (engine ??= (async () => {
         const { WorkspaceEngine } = await import('../engine/workspaceEngine');
+        await useDetachedMaintenance();
         // RETRACE_LOCK_WAIT_MS: how long to wait for another writer (default 10 s).
         const wait = Number(process.env.RETRACE_LOCK_WAIT_MS);
         return new WorkspaceEngine(await ctx.workspace(), {
@@ -136,6 +137,21 @@ function context(name: string, values: Values, positionals: string[], json: bool
       })()),
   };
   return ctx;
+}
+
+/**
+ * This process exits as soon as its command is done (bin/retrace.js), so maintenance a checkpoint schedules
+ * runs in a detached `retrace maintenance` of its own, never inside the hook call (engine/maintenance.ts).
+ */
+async function useDetachedMaintenance(): Promise<void> {
+  const bin = process.argv[1];
+  if (!bin || !/retrace(\.c?js)?$/.test(bin)) return; // not the CLI (a test host): in-process stays
+  const { setMaintenanceScheduler } = await import('../engine/maintenance');
+  const { spawn } = await import('node:child_process');
+  setMaintenanceScheduler((ws) => {
+    const args = [bin, 'maintenance', '--cwd', ws.root, ...(ws.dataHome ? ['--data-dir', ws.dataHome] : [])];
+    spawn(process.execPath, args, { detached: true, stdio: 'ignore', windowsHide: true }).unref();
+  });
 }
 
 async function readStdin(): Promise<string> {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RetraceError } from '../../shared/errors';
-import { acquireLock, lockPath, withLock } from './lock';
+import { acquireLock, assertLockHeld, holdsLock, lockPath, tryWithLock, withLock } from './lock';
 import type { WorkspaceRef } from './workspace';
 
 const lockModule = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lock.ts');
@@ -137,6 +137,109 @@ describe('workspace lock (I6)', () => {
     expect(lock.recovered.map((r) => r.kind)).toEqual(['stale-lock-removed']);
     expect(lock.recovered[0]!.detail).toContain('no heartbeat');
     await lock.release();
+  });
+
+  it('never robs a live holder that stopped (SIGSTOP): E_LOCKED naming it, its lock intact', async () => {
+    const w = ws();
+    await fs.mkdir(w.dir, { recursive: true });
+    const holder = runChild(script, [w.dir, path.join(tmp, 'stopped.log'), '0', 'hang']);
+    try {
+      await waitLocked(holder);
+      const before = await fs.readFile(lockPath(w), 'utf8');
+      holder.kill('SIGSTOP');
+      // What 15+ s of a stopped process (a laptop asleep, a starved event loop) looks like: no heartbeat.
+      const old = new Date(Date.now() - 60_000);
+      await fs.utimes(lockPath(w), old, old);
+      const err = await acquireLock(w, { waitMs: 800 }).catch((e: unknown) => e);
+      expect((err as RetraceError).code).toBe('E_LOCKED');
+      expect((err as RetraceError).message).toContain(`pid ${holder.pid} (test child)`);
+      expect(await fs.readFile(lockPath(w), 'utf8')).toBe(before);
+      expect((await tryWithLock(w, async () => 'ran')).ran).toBe(false);
+      holder.kill('SIGCONT');
+    } finally {
+      const done = exited(holder);
+      holder.kill('SIGKILL');
+      await done;
+    }
+  });
+
+  it('takes over a lock whose pid now names another process (start time differs)', async () => {
+    const w = ws();
+    await fs.mkdir(w.dir, { recursive: true });
+    const start = await fs.readFile(`/proc/${process.pid}/stat`, 'utf8').catch(() => null);
+    if (start === null) return; // no /proc here: pid alive is all this platform can tell (the test above)
+    const info = {
+      pid: process.pid,
+      pidStart: '1',
+      hostname: os.hostname(),
+      command: 'old',
+      startedAt: 'then',
+      token: 't',
+    };
+    await fs.writeFile(lockPath(w), JSON.stringify(info));
+    const lock = await acquireLock(w, { waitMs: 500 });
+    expect(lock.recovered.map((r) => r.kind)).toEqual(['stale-lock-removed']);
+    expect(lock.recovered[0]!.detail).toContain('another one');
+    await lock.release();
+  });
+
+  it('a holder whose lock was taken over stops before its next step', async () => {
+    const w = ws();
+    await fs.mkdir(w.dir, { recursive: true });
+    expect(holdsLock(w)).toBe(false);
+    const err = await withLock(w, async () => {
+      expect(holdsLock(w)).toBe(true);
+      assertLockHeld(w); // still ours
+      const other = { pid: 1, hostname: 'elsewhere', command: 'retrace serve', startedAt: 'now', token: 'theirs' };
+      await fs.writeFile(lockPath(w), JSON.stringify(other));
+      assertLockHeld(w);
+      return 'went on';
+    }).catch((e: unknown) => e);
+    expect((err as RetraceError).code).toBe('E_LOCKED');
+    expect((err as RetraceError).message).toMatch(/taken over by pid 1 \(retrace serve\).*stopped/);
+    // Its release left the new holder's lock alone.
+    expect(JSON.parse(await fs.readFile(lockPath(w), 'utf8')).token).toBe('theirs');
+  });
+
+  it('try-lock: runs when free, skips at once when another process writes', async () => {
+    const w = ws();
+    await fs.mkdir(w.dir, { recursive: true });
+    expect(await tryWithLock(w, async () => 42)).toEqual({ ran: true, value: 42 });
+    const holder = runChild(script, [w.dir, path.join(tmp, 'try.log'), '0', 'hang']);
+    try {
+      await waitLocked(holder);
+      const t0 = Date.now();
+      const r = await tryWithLock(w, async () => 42);
+      expect(r.ran).toBe(false);
+      expect(Date.now() - t0).toBeLessThan(500);
+    } finally {
+      const done = exited(holder);
+      holder.kill('SIGKILL');
+      await done;
+    }
+  });
+
+  it('removes a git lock file a killed git child left while its writer lived on (issue 10 item 4)', async () => {
+    const w = ws();
+    const git = path.join(w.dir, 'shadow.git');
+    await fs.mkdir(path.join(git, 'refs', 'retrace', 'sessions'), { recursive: true });
+    // The OOM killer took only git: its writer released the workspace lock normally, index.lock stayed.
+    await fs.writeFile(path.join(git, 'index.lock'), '');
+    await fs.writeFile(path.join(git, 'refs', 'retrace', 'sessions', 's.lock'), '');
+    const old = new Date(Date.now() - 30_000);
+    await fs.utimes(path.join(git, 'index.lock'), old, old);
+    await fs.utimes(path.join(git, 'refs', 'retrace', 'sessions', 's.lock'), old, old);
+    const lock = await acquireLock(w, { waitMs: 1000 });
+    expect(lock.recovered.map((r) => r.kind)).toEqual(['git-lock-removed', 'git-lock-removed']);
+    expect(lock.recovered[0]!.detail).toMatch(/index\.lock \(\d+ s old\)/);
+    await expect(fs.access(path.join(git, 'index.lock'))).rejects.toThrow();
+    await lock.release();
+    // A young one may be a git child still finishing: it gets the grace to remove its own lock.
+    await fs.writeFile(path.join(git, 'index.lock'), '');
+    setTimeout(() => void fs.rm(path.join(git, 'index.lock')), 300);
+    const again = await acquireLock(w, { waitMs: 1000 });
+    expect(again.recovered).toEqual([]);
+    await again.release();
   });
 
   it('serialises writers inside one process and releases on throw', async () => {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { closeSync, promises as fs, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
@@ -9,12 +10,18 @@ import type { WorkspaceRef } from './workspace';
 
 /**
  * One writer per workspace across processes (PRODUCT.md I6). The lock is a file created with O_EXCL in the
- * workspace's data dir; its holder touches it every HEARTBEAT_MS. A lock whose pid is dead on this host, or
- * whose heartbeat stopped STALE_MS ago, is taken over and reported.
+ * workspace's data dir; its holder touches it every HEARTBEAT_MS. Taking over a lock (reported):
+ *  - on this host, only when its pid is dead, or is alive but is another process (its start time, read from
+ *    /proc where there is one, differs). A live holder is never robbed however long it is silent: a laptop
+ *    asleep, a SIGSTOP, a starved event loop stop its heartbeat but not its next write (issue 10 item 5);
+ *  - from another host (a shared folder), when its heartbeat stopped STALE_MS ago.
+ * A holder checks its token before each step (assertLockHeld) and stops if its lock was taken over.
+ * Readers never take this lock (I10); maintenance only tries it (tryWithLock).
  */
 export const HEARTBEAT_MS = 2_000;
 export const STALE_MS = 15_000;
-const GIT_LOCK_GRACE_MS = 3_000;
+/** A git lock file younger than this may belong to a git child that is still finishing: wait for it. */
+const GIT_LOCK_GRACE_MS = 2_000;
 
 export interface LockOptions {
   /** How long to wait for another writer; default 10 s. */
@@ -28,10 +35,14 @@ export interface LockOptions {
 export interface HeldLock {
   release(): Promise<void>;
   recovered: RecoveryReport[];
+  /** What identifies this holding in the lock file (assertLockHeld compares it). */
+  token: string;
 }
 
 interface LockInfo {
   pid: number;
+  /** The pid's start time (field 22 of /proc/PID/stat) where readable: tells a reused pid from the holder. */
+  pidStart?: string;
   hostname: string;
   command: string;
   startedAt: string;
@@ -48,6 +59,9 @@ let exitHookInstalled = false;
 
 /** Within one process, writers of a workspace queue here instead of polling the file. */
 const inProcess = new Map<string, Promise<void>>();
+
+/** The locks the current async call chain holds (withLock): what lets a git failure tell writer from reader. */
+const holding = new AsyncLocalStorage<ReadonlyMap<string, string>>();
 
 export async function acquireLock(ws: WorkspaceRef, opts: LockOptions = {}): Promise<HeldLock> {
   const file = lockPath(ws);
@@ -76,6 +90,7 @@ export async function acquireLock(ws: WorkspaceRef, opts: LockOptions = {}): Pro
     const release = result.release;
     return {
       recovered: result.recovered,
+      token: result.token,
       release: async () => {
         try {
           await release();
@@ -97,10 +112,76 @@ export async function withLock<T>(
 ): Promise<T> {
   const lock = await acquireLock(ws, opts);
   try {
-    return await fn(lock.recovered);
+    const outer = holding.getStore() ?? new Map<string, string>();
+    const mine = new Map(outer).set(lockPath(ws), lock.token);
+    return await holding.run(mine, () => fn(lock.recovered));
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * Run `fn` as the writer only if the lock is free right now (maintenance): never waits, never queues behind
+ * another writer of this process. `ran: false` when someone else writes.
+ */
+export async function tryWithLock<T>(
+  ws: WorkspaceRef,
+  fn: (recovered: RecoveryReport[]) => Promise<T>,
+  opts: Omit<LockOptions, 'waitMs' | 'onWait'> = {},
+): Promise<{ ran: true; value: T } | { ran: false; holder: string }> {
+  const file = lockPath(ws);
+  if (inProcess.has(file)) return { ran: false, holder: 'this process' };
+  try {
+    return { ran: true, value: await withLock(ws, fn, { ...opts, waitMs: 0 }) };
+  } catch (e) {
+    if (e instanceof RetraceError && e.code === 'E_LOCKED' && !(e as { lost?: boolean }).lost)
+      return { ran: false, holder: e.message };
+    throw e;
+  }
+}
+
+/** Whether a live writer holds the workspace's lock right now (read-only; readers use it to stay out of its way). */
+export async function writerBusy(ws: WorkspaceRef): Promise<boolean> {
+  const file = lockPath(ws);
+  const other = await readLock(file);
+  return other !== null && (await whyStale(file, other.info, other.mtimeMs)) === null;
+}
+
+/** Why the workspace's lock file is stale (its holder is gone), or null when there is none or it is live. */
+export async function staleLockReason(ws: WorkspaceRef): Promise<string | null> {
+  const file = lockPath(ws);
+  const other = await readLock(file);
+  const why = other ? await whyStale(file, other.info, other.mtimeMs) : null;
+  return other && why ? `the lock of ${describe(other.info)} to take over: ${why}` : null;
+}
+
+/** True when the current call chain runs under this workspace's writer lock (inside withLock). */
+export function holdsLock(ws: WorkspaceRef): boolean {
+  return holding.getStore()?.has(lockPath(ws)) === true;
+}
+
+/**
+ * A writer calls this before each step that changes shared state: if its lock was taken over meanwhile (a
+ * holder on another host declared it stale, someone removed the file), it stops here with E_LOCKED instead
+ * of writing alongside the new holder. Outside withLock it does nothing (readers write nothing shared).
+ */
+export function assertLockHeld(ws: WorkspaceRef): void {
+  const file = lockPath(ws);
+  const token = holding.getStore()?.get(file);
+  if (token === undefined) return;
+  let now: LockInfo | null = null;
+  try {
+    now = JSON.parse(readFileSync(file, 'utf8')) as LockInfo;
+  } catch {
+    now = null;
+  }
+  if (now?.token === token) return;
+  const err = new RetraceError(
+    'E_LOCKED',
+    `this writer's workspace lock was taken over${now ? ` by ${describe(now)}` : ' (the lock file is gone)'}; stopped before writing more`,
+  );
+  (err as { lost?: boolean }).lost = true;
+  throw err;
 }
 
 async function acquireFile(
@@ -118,8 +199,10 @@ async function acquireFile(
   const recovered: RecoveryReport[] = [];
   let delay = 25;
   let waitingReported = false;
+  const pidStart = processStart(process.pid);
   const info: LockInfo = {
     pid: process.pid,
+    ...(pidStart ? { pidStart } : {}),
     hostname: os.hostname(),
     command: opts.command ?? defaultCommand(),
     startedAt: new Date().toISOString(),
@@ -133,7 +216,6 @@ async function acquireFile(
     if (other && staleReason) {
       if (await removeIfUnchanged(file, other.raw)) {
         recovered.push(report('stale-lock-removed', `removed the lock of ${describe(other.info)}: ${staleReason}`));
-        recovered.push(...(await clearGitLocks(path.join(ws.dir, 'shadow.git'))));
       }
       continue;
     }
@@ -148,6 +230,10 @@ async function acquireFile(
 
   held.set(file, info.token);
   installExitHook();
+  // Holding the writer lock, no other process of ours writes the shadow repository: a git lock file there was
+  // left by a git child that died (the OOM killer) or a dead writer (issue 10 item 4). Without this, every
+  // later checkpoint and restore fails on it for good.
+  recovered.push(...(await clearGitLocks(path.join(ws.dir, 'shadow.git'))));
   let lost = false;
   const timer = setInterval(() => {
     const now = new Date();
@@ -160,6 +246,7 @@ async function acquireFile(
   let released = false;
   return {
     recovered,
+    token: info.token,
     release: async () => {
       if (released) return;
       released = true;
@@ -206,9 +293,27 @@ async function readLock(file: string): Promise<{ info: LockInfo; raw: string; mt
 
 async function whyStale(_file: string, info: LockInfo, mtimeMs: number): Promise<string | null> {
   const age = Date.now() - mtimeMs;
-  if (info.hostname === os.hostname() && info.pid > 0 && !isAlive(info.pid)) return 'the process is gone';
+  if (info.hostname === os.hostname() && info.pid > 0) {
+    if (!isAlive(info.pid)) return 'the process is gone';
+    const start = info.pidStart ? processStart(info.pid) : null;
+    if (start !== null && start !== info.pidStart) return 'the process is gone (its pid now names another one)';
+    return null; // alive: never stolen, however long its heartbeat has been silent
+  }
+  // Another host (its pids mean nothing here), or a lock file too garbled to name its pid: only age tells.
   if (age > STALE_MS) return `no heartbeat for ${Math.round(age / 1000)} s`;
   return null;
+}
+
+/** A process's start time in clock ticks since boot (Linux /proc), or null where that cannot be read. */
+function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so count fields after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] ?? null; // field 22 overall = index 19 after pid, comm
+  } catch {
+    return null;
+  }
 }
 
 function isAlive(pid: number): boolean {
@@ -247,45 +352,57 @@ async function removeIfUnchanged(file: string, raw: string): Promise<boolean> {
 }
 
 /**
- * A dead writer's git child may still be finishing and hold index.lock or a ref lock. Give it a moment, then
- * remove what is left: nobody else can be writing the shadow repository while we hold the workspace lock.
+ * Git lock files in the shadow repository when we have just taken the writer lock: nobody else may be writing
+ * it, so each was left by a git child that died with or without its writer. One younger than the grace may
+ * be a dead writer's git child still finishing (it outlives its parent by a moment): it gets until the grace
+ * is over to finish and remove its own lock. What is left then is removed and reported.
  */
 async function clearGitLocks(gitDir: string): Promise<RecoveryReport[]> {
-  const deadline = Date.now() + GIT_LOCK_GRACE_MS;
   let locks = await findGitLocks(gitDir);
-  while (locks.length > 0 && Date.now() < deadline) {
+  if (locks.length === 0) return [];
+  const deadline = Date.now() + GIT_LOCK_GRACE_MS;
+  for (;;) {
+    const young = await Promise.all(
+      locks.map(async (l) => {
+        const st = await fs.lstat(l).catch(() => null);
+        return st !== null && Date.now() - st.mtimeMs < GIT_LOCK_GRACE_MS;
+      }),
+    );
+    if (!young.some(Boolean) || Date.now() >= deadline) break;
     await sleep(100);
     locks = await findGitLocks(gitDir);
   }
   const out: RecoveryReport[] = [];
   for (const l of locks) {
+    const age = await fs.lstat(l).then(
+      (st) => `${Math.round((Date.now() - st.mtimeMs) / 1000)} s old`,
+      () => null,
+    );
+    if (age === null) continue; // its git finished after all
     await fs.unlink(l).catch(() => {});
-    out.push(report('git-lock-removed', `removed ${path.relative(gitDir, l)} left by a dead writer`));
+    out.push(
+      report('git-lock-removed', `removed ${path.relative(gitDir, l)} (${age}) left by a git process that died`),
+    );
   }
   return out;
 }
 
 async function findGitLocks(gitDir: string): Promise<string[]> {
   const found: string[] = [];
-  for (const name of ['index.lock', 'HEAD.lock', 'packed-refs.lock', 'config.lock', 'shallow.lock']) {
-    const p = path.join(gitDir, name);
-    if (
-      await fs.lstat(p).then(
-        () => true,
-        () => false,
-      )
-    )
-      found.push(p);
-  }
-  const walk = async (dir: string): Promise<void> => {
+  // index.lock, HEAD.lock, packed-refs.lock, config.lock, … at the top; ref locks under refs/; commit-graph
+  // and multi-pack-index locks under objects/info/.
+  const inDir = async (dir: string, recurse: boolean): Promise<void> => {
     const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const e of entries) {
       const p = path.join(dir, e.name);
-      if (e.isDirectory()) await walk(p);
-      else if (e.name.endsWith('.lock')) found.push(p);
+      if (e.isDirectory()) {
+        if (recurse) await inDir(p, true);
+      } else if (e.name.endsWith('.lock')) found.push(p);
     }
   };
-  await walk(path.join(gitDir, 'refs'));
+  await inDir(gitDir, false);
+  await inDir(path.join(gitDir, 'refs'), true);
+  await inDir(path.join(gitDir, 'objects', 'info'), false);
   return found;
 }
 

@@ -5,7 +5,7 @@
  *   commit(s) (unreferenced) → journal → log line(s) → session ref → clear journal
  *
  * A kill before the log append leaves only unreferenced commits and no message; after it, recovery (or the
- * lag repair of `status`) moves the ref to the log's last checkpoint. The caller holds the writer lock.
+ * lag repair of maintenance) moves the ref to the log's last checkpoint. The caller holds the writer lock.
  */
 import { RetraceError } from '../../shared/errors';
 import type { ChangeCounts, CheckpointStats, MessageMeta, NotCaptured, Role, SessionSource } from '../../shared/model';
@@ -54,9 +54,6 @@ export interface RecordResult {
   notCaptured?: NotCaptured[];
 }
 
-/** One checkpoint in this many (on average) checks whether the shadow repository wants packing. */
-const MAINTENANCE_CHANCE = 1 / 50;
-
 /** Append one message (optionally a checkpoint). The caller holds the writer lock. */
 export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): Promise<RecordResult> {
   const session = sessionForRecording(ctx, input);
@@ -101,8 +98,7 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
   if (Object.keys(meta).length > 0) ev.meta = meta;
   if (input.hidden) ev.hidden = true;
   await publish(ctx, session, [ev], { from: tip, to: hash });
-  // Hooks may checkpoint thousands of times without anyone running `status`: pack now and then.
-  if (Math.random() < MAINTENANCE_CHANCE) await shadow.maintenance().catch(() => {});
+  // Packing is maintenance.ts's, scheduled by the facade after this call returns: never inside a hook call.
   return { session, message: id, hash, changed, stats, ...(notCaptured.length > 0 ? { notCaptured } : {}) };
 }
 

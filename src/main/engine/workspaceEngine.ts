@@ -8,11 +8,14 @@
  *   restore/       the restore transaction, restore, undo
  *   recovery/      what a killed process left: roll back or finish
  *   status.ts      the figures `retrace status` shows
+ *   maintenance.ts background pack/gc and repairs, on a try-lock, never inside a hook call
+ *   missed.ts      checkpoints a hook could not record
  *   paths.ts       the one workspace-relative path check
  *
- * Every operation that writes runs under the writer lock (I6) and starts with recovery (I8).
+ * Every operation that writes runs under the writer lock (I6) and starts with recovery (I8). Readers (status,
+ * log, diffs in any compare mode) never take it (I10): a hook must never wait behind someone looking.
  */
-import { RetraceError } from '../../shared/errors';
+import { RetraceError, toErrorInfo } from '../../shared/errors';
 import type {
   FileChange,
   FileContents,
@@ -27,7 +30,16 @@ import type {
 import type { WorkspaceContext } from './context';
 import { Journal, RecoveryLog } from './journal';
 import { Ledger } from './ledger';
-import { withLock } from './lock';
+import { assertLockHeld, tryWithLock, withLock } from './lock';
+import {
+  maintainLocked,
+  maybeScheduleMaintenance,
+  packDue,
+  refreshStorage,
+  type MaintenanceOutcome,
+} from './maintenance';
+import { detectPendingStable } from './recovery/detect';
+import { MissedLog } from './missed';
 import { checkWorkspacePath } from './paths';
 import { fileContents } from './read/contents';
 import { assertAvailable, resolveCheckpoint, resolveCommit, unavailable } from './read/resolve';
@@ -41,7 +53,7 @@ import { assertSessionId, sessionRef } from './sessions/ids';
 import type { MessageEvent, RewindEvent, UnrewindEvent } from './sessions/events';
 import type { SessionState } from './sessions/replay';
 import { SessionStore } from './sessions/store';
-import { statusLocked } from './status';
+import { readStatus } from './status';
 // Loaded on first use: recording a plain message never needs git (the hook runs on every tool call).
 import type { ShadowRepo } from './shadow';
 import type { WorkspaceRef } from './workspace';
@@ -57,6 +69,7 @@ export class WorkspaceEngine implements WorkspaceContext {
   readonly journal: Journal;
   readonly ledger: Ledger;
   readonly recoveryLog: RecoveryLog;
+  readonly missed: MissedLog;
   private shadowRepo: Promise<ShadowRepo> | null = null;
 
   /** Who holds the lock, as other writers are told ("retrace checkpoint", "Retrace app"). */
@@ -64,14 +77,19 @@ export class WorkspaceEngine implements WorkspaceContext {
 
   private readonly lockWaitMs: number | undefined;
 
-  constructor(ws: WorkspaceRef, opts: { actor?: string; lockWaitMs?: number } = {}) {
+  /** Set for hooks: a checkpoint record() cannot make is listed as missed, with this call's name (missed.ts). */
+  private readonly missedAs: string | undefined;
+
+  constructor(ws: WorkspaceRef, opts: { actor?: string; lockWaitMs?: number; missedAs?: string } = {}) {
     this.ws = ws;
     this.actor = opts.actor ?? 'retrace';
     this.lockWaitMs = opts.lockWaitMs;
+    this.missedAs = opts.missedAs;
     this.sessions = new SessionStore(ws.dir);
     this.journal = new Journal(ws.dir);
     this.ledger = new Ledger(ws.dir);
     this.recoveryLog = new RecoveryLog(ws.dir);
+    this.missed = new MissedLog(ws.dir);
   }
 
   /** The shadow repository, opened (and created) on first use. */
@@ -86,6 +104,7 @@ export class WorkspaceEngine implements WorkspaceContext {
   }
 
   appendEvents(session: string, events: (MessageEvent | RewindEvent | UnrewindEvent)[]): void {
+    assertLockHeld(this.ws); // a writer whose lock was taken over stops before its next log line
     const { repairedTornLine } = this.sessions.append(session, events);
     if (repairedTornLine) {
       this.recoveryLog.add([
@@ -114,9 +133,30 @@ export class WorkspaceEngine implements WorkspaceContext {
     );
   }
 
-  /** Append a message (optionally a checkpoint) — `retrace message`, the hooks, the importers. */
+  /**
+   * Append a message (optionally a checkpoint) — `retrace message`, the hooks, the importers. Now and then a
+   * checkpoint schedules maintenance, which runs after this call returned (maintenance.ts).
+   */
   async record(input: RecordInput): Promise<RecordResult> {
-    return this.write(() => recordLocked(this, input));
+    let res: RecordResult;
+    try {
+      res = await this.write(() => recordLocked(this, input));
+    } catch (e) {
+      if (this.missedAs !== undefined && input.checkpoint) this.markMissed(input.session ?? null, e);
+      throw e;
+    }
+    if (res.hash) maybeScheduleMaintenance(this.ws, () => this.maintenance());
+    return res;
+  }
+
+  /** A hook's checkpoint that could not be made: listed, without the lock it may not have got, then thrown. */
+  private markMissed(session: string | null, e: unknown): void {
+    const { code, message } = toErrorInfo(e);
+    try {
+      this.missed.add({ ts: new Date().toISOString(), session, reason: `${code}: ${message}`, tool: this.missedAs });
+    } catch {
+      // The data folder itself is unwritable: the hook's own log is all that is left.
+    }
   }
 
   /** Snapshot and append a checkpoint message — `retrace checkpoint`. */
@@ -160,8 +200,44 @@ export class WorkspaceEngine implements WorkspaceContext {
     return listRestores(await this.ledger.entries());
   }
 
+  /** A reader: never waits for the writer lock (status.ts). */
   async status(): Promise<WorkspaceStatus> {
-    return this.write(() => statusLocked(this));
+    return readStatus(this);
+  }
+
+  /** Recovery and the repairs a reader found pending, if the writer lock is free right now. */
+  async tryRepair(): Promise<boolean> {
+    return (await this.tryWrite(() => maintainLocked(this, { pack: false, repair: true }), this.actor)).ran;
+  }
+
+  /** Like write, but only if the lock is free right now: never waits. */
+  private tryWrite<T>(fn: () => Promise<T>, command: string): ReturnType<typeof tryWithLock<T>> {
+    return tryWithLock(
+      this.ws,
+      async (recovered) => {
+        this.recoveryLog.add(recovered);
+        await recover(this);
+        return fn();
+      },
+      { command },
+    );
+  }
+
+  /**
+   * Background upkeep (`retrace maintenance`, scheduled by record): repairs, and a pack with gc when due,
+   * on a try-lock. Looks first without the lock: a healthy, packed repository costs one git call.
+   */
+  async maintenance(opts: { force?: boolean } = {}): Promise<MaintenanceOutcome> {
+    const due = await packDue(this).catch(() => 'pack' as const);
+    // The read-only checks (objects verified since the last look, refs, logs) before taking the lock.
+    const pending = await detectPendingStable(this, await this.sessions.readAll());
+    if (due === null && pending.length === 0 && !opts.force) return { ran: false, packed: false };
+    const r = await this.tryWrite(
+      () => maintainLocked(this, { pack: true, repair: pending.length > 0 }),
+      `${this.actor} (maintenance)`,
+    );
+    if (r.ran) await refreshStorage(this).catch(() => undefined);
+    return r.ran ? { ran: true, packed: r.value.packed } : { ran: false, packed: false, holder: r.holder };
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -203,11 +279,14 @@ export class WorkspaceEngine implements WorkspaceContext {
     return resolveCommit(this, spec);
   }
 
-  /** Files changed between two commits, or a commit and the files now ('working': takes a snapshot). */
+  /**
+   * Files changed between two commits, or a commit and the files now ('working': a snapshot into a private
+   * index, so no writer lock: the renderer asks for several of these while scrubbing, I10).
+   */
   async diff(from: string | null, to: string | 'working'): Promise<FileChange[]> {
     const shadow = await this.shadow();
     if (to === 'working') {
-      const tree = await this.write(async () => (await shadow.snapshotTree()).tree);
+      const { tree } = await shadow.snapshotTree({ privateIndex: true });
       return shadow.diff(from, tree);
     }
     return shadow.diff(from, to);

@@ -38,6 +38,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./hookServer'),
     hidden: true,
   },
+  maintenance: {
+    summary: 'internal: background pack/gc and repairs on a try-lock; started detached after checkpoints',
+    load: () => import('./maintenance'),
+    hidden: true,
+  },
   install: {
     summary: "add Retrace's hooks to Claude Code's, Codex's or Gemini CLI's settings",
     load: () => import('./install'),

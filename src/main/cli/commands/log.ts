@@ -21,15 +21,25 @@ export const command: Command = {
       hidden: m.hidden,
       ...(m.meta ? { meta: m.meta } : {}),
     }));
-    ctx.out.result({ session: state.header.id, messages }, () => [
+    // Checkpoints hooks could not record in this session (I10), as system notes in time order — additive.
+    const missed = await engine.missed.recent({ session: state.header.id });
+    const lines = messages.map((m) => ({
+      ts: m.ts,
+      line:
+        `${m.hidden ? '(hidden) ' : ''}${m.ts}  ${m.role.padEnd(9)} ${m.id}${m.hash ? ` [${short(m.hash)}]` : ''}  ${firstLine(m.text, 60)}` +
+        (m.meta?.reconstructed
+          ? `  (rebuilt: ${m.meta.reconstructed.files.length} file(s)${m.meta.reconstructed.missing.length ? `, could not rebuild: ${m.meta.reconstructed.missing.join(', ')}` : ''})`
+          : ''),
+    }));
+    for (const m of missed)
+      lines.push({
+        ts: m.ts,
+        line: `(missed) ${m.ts}  system    checkpoint not recorded${m.tool ? ` (${m.tool})` : ''}: ${m.reason}`,
+      });
+    lines.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+    ctx.out.result({ session: state.header.id, messages, ...(missed.length > 0 ? { missed } : {}) }, () => [
       `session ${state.header.id}: ${firstLine(state.header.title, 60)}`,
-      ...messages.map(
-        (m) =>
-          `${m.hidden ? '(hidden) ' : ''}${m.ts}  ${m.role.padEnd(9)} ${m.id}${m.hash ? ` [${short(m.hash)}]` : ''}  ${firstLine(m.text, 60)}` +
-          (m.meta?.reconstructed
-            ? `  (rebuilt: ${m.meta.reconstructed.files.length} file(s)${m.meta.reconstructed.missing.length ? `, could not rebuild: ${m.meta.reconstructed.missing.join(', ')}` : ''})`
-            : ''),
-      ),
+      ...lines.map((l) => l.line),
     ]);
   },
 };

@@ -14,6 +14,11 @@ export const command: Command = {
         ? `last restore ${s.lastRestore.restore} (${s.lastRestore.undoOf ? `undo of ${s.lastRestore.undoOf}` : `${s.lastRestore.mode} to ${short(s.lastRestore.target.hash)}`}) at ${s.lastRestore.ts}${s.canUndo ? '; `retrace undo` reverts it' : ''}`
         : 'no restore yet',
       ...s.recovered.map((r) => `recovered  ${r.ts} ${r.kind}: ${r.detail}`),
+      ...(s.pendingRepairs ?? []).map((p) => `pending    ${p} (another writer is busy; the next command repairs it)`),
+      ...(s.missed ?? []).map(
+        (m) =>
+          `missed     ${m.ts} checkpoint not recorded${m.tool ? ` (${m.tool})` : ''}${m.session ? ` in ${m.session}` : ''}: ${m.reason}`,
+      ),
     ]);
   },
 };

@@ -8,7 +8,8 @@ import { mkdirPrivate, PRIVATE_READONLY_MODE, writeFilePrivate } from '../privat
  * Objects written straight into the object store, the way git stores a loose object: the zlib-deflated
  * `<type> <size>\0<body>`, named by the SHA-1 of that text, at objects/<2 hex>/<38 hex>. For the warm
  * snapshot (treeEdit.ts), which writes a few blobs and the trees along their paths: no git process needed.
- * Maintenance packs them like any other loose object.
+ * Maintenance packs them like any other loose object. Each is on disk (file and folder entry synced) when
+ * this returns, as git does for its own with core.fsync=objects: the log line that names it comes later.
  */
 /** git's id of an object (SHA-1 object format): also what a blob of these bytes is called. */
 export function objectId(type: string, body: Buffer): string {
@@ -30,7 +31,27 @@ export async function writeLooseObject(gitDir: string, type: string, body: Buffe
   // Level 1, git's default for loose objects (core.looseCompression): they are packed later anyway.
   const bytes = deflateSync(Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]), { level: 1 });
   const tmp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
-  await writeFilePrivate(tmp, bytes, { mode: PRIVATE_READONLY_MODE });
+  const fh = await fs.open(tmp, 'wx', PRIVATE_READONLY_MODE);
+  try {
+    await fh.writeFile(bytes);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
   await fs.rename(tmp, file); // atomic: a reader sees the whole object or none
+  await syncDir(dir);
   return id;
+}
+
+/** Make a rename in `dir` durable. Some platforms cannot open a folder for syncing: the rename stays atomic. */
+async function syncDir(dir: string): Promise<void> {
+  let fh;
+  try {
+    fh = await fs.open(dir, 'r');
+    await fh.sync();
+  } catch {
+    // Windows: folders cannot be opened this way.
+  } finally {
+    await fh?.close();
+  }
 }

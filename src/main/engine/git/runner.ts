@@ -13,6 +13,8 @@ export interface GitRunnerOptions {
   workTree: string;
   /** An empty directory git may use as hooksPath; nothing runs from it. */
   hooksDir: string;
+  /** An index other than <gitDir>/index (a reader's private copy, privateIndex.ts). */
+  indexFile?: string;
 }
 
 /**
@@ -43,6 +45,10 @@ export function shadowConfig(hooksDir: string): string[] {
     'user.name=Retrace',
     'user.email=retrace@localhost',
     'commit.gpgSign=false',
+    // Durability (issue 10 item 11): the objects and refs a session log line names reach the disk before the
+    // line does (git's default syncs packs only). Batch: loose objects of one command share one flush.
+    'core.fsync=objects,reference,index',
+    'core.fsyncMethod=batch',
     'index.threads=1',
     // Version 4 indexes are about 40% smaller (paths prefix-compressed): every git call that reads the index
     // hashes and parses less (engineer E, bench). Applies to indexes created from now on.
@@ -71,8 +77,10 @@ export class GitRunner {
   private readonly envWithoutIndex: NodeJS.ProcessEnv;
   private readonly git: SimpleGit;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly opts: GitRunnerOptions;
 
   constructor(opts: GitRunnerOptions) {
+    this.opts = opts;
     this.gitDir = opts.gitDir;
     this.workTree = opts.workTree;
     this.prefix = [
@@ -80,8 +88,10 @@ export class GitRunner {
       `--work-tree=${opts.workTree}`,
       '--no-pager',
       ...shadowConfig(opts.hooksDir).flatMap((c) => ['-c', c]),
+      // A private index is one whole file: a split one would write its shared part into the shadow repository.
+      ...(opts.indexFile ? ['-c', 'core.splitIndex=false'] : []),
     ];
-    this.env = gitEnv();
+    this.env = opts.indexFile ? { ...gitEnv(), GIT_INDEX_FILE: opts.indexFile } : gitEnv();
     this.envWithoutIndex = { ...this.env, GIT_INDEX_FILE: path.join(opts.gitDir, 'no-index') };
     this.git = simpleGit({
       baseDir: opts.workTree,
@@ -94,7 +104,7 @@ export class GitRunner {
         return stderr.length > 0 ? stderr : Buffer.from(`exit ${result.exitCode}`);
       },
       // simple-git 4 blocks GIT_* variables and "unsafe" options unless listed: we set exactly these on purpose.
-      allowEnvironment: Object.keys(GIT_ENV_SET),
+      allowEnvironment: [...Object.keys(GIT_ENV_SET), ...(opts.indexFile ? ['GIT_INDEX_FILE'] : [])],
       unsafe: {
         allowUnsafeConfigPaths: true,
         allowUnsafeHooksPath: true,
@@ -102,6 +112,11 @@ export class GitRunner {
         allowUnsafeFsMonitor: true,
       },
     }).env(this.env);
+  }
+
+  /** A runner for the same repository that stages into another index file (a reader's private copy). */
+  withIndexFile(indexFile: string): GitRunner {
+    return new GitRunner({ ...this.opts, indexFile });
   }
 
   /**

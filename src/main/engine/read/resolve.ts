@@ -30,6 +30,12 @@ export async function unavailable(ctx: Pick<WorkspaceContext, 'ws'>): Promise<Se
   return new Set(Array.isArray(j.hashes) ? j.hashes.filter((h): h is string => typeof h === 'string') : []);
 }
 
+/** Checkpoints a repair gave up or salvaged under another commit: the repair placed their session's ref. */
+export async function givenUp(ctx: Pick<WorkspaceContext, 'ws'>): Promise<Set<string>> {
+  const j = await readUnavailable(ctx);
+  return new Set([...(await unavailable(ctx)), ...Object.keys(j.salvaged ?? {})]);
+}
+
 /**
  * The commit that holds a checkpoint's files: itself, or — when a repair found its history broken — the
  * salvaged commit with the same tree (which survives gc; the old commit does not).

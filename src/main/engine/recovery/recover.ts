@@ -10,6 +10,8 @@ import { sessionRef } from '../sessions/ids';
 import { settleLeftovers } from '../shadow/leftovers';
 import { loadModes, reapplyModes } from '../restore/modes';
 import { canPark, park, retryParkedRollback } from './parked';
+import type { SessionState } from '../sessions/replay';
+import { givenUp } from '../read/resolve';
 import { report } from './report';
 
 export async function recover(ctx: WorkspaceContext): Promise<void> {
@@ -95,22 +97,37 @@ export async function rollBack(ctx: WorkspaceContext, j: RestoreJournal, why: st
   ctx.journal.clear();
 }
 
-/** A session ref that lags behind its log's last checkpoint (killed between append and update-ref). */
-export async function repairLaggingRefs(ctx: WorkspaceContext): Promise<void> {
+/** Session refs that lag behind their log's last checkpoint (killed between append and update-ref). Read-only. */
+export async function laggingRefs(
+  ctx: WorkspaceContext,
+  states?: SessionState[],
+): Promise<{ session: string; ref: string; from: string | null; to: string }[]> {
   const shadow = await ctx.shadow();
   const refs = new Map((await shadow.listRefs('refs/retrace/sessions/')).map((r) => [r.ref, r.hash]));
-  for (const s of await ctx.sessions.readAll()) {
+  // A checkpoint a repair gave up, or salvaged under another commit, is where the repair left the ref: no lag.
+  const given = await givenUp(ctx);
+  const out: { session: string; ref: string; from: string | null; to: string }[] = [];
+  for (const s of states ?? (await ctx.sessions.readAll())) {
     const last = [...s.messages].reverse().find((m) => m.hash);
-    if (!last?.hash) continue;
+    if (!last?.hash || given.has(last.hash)) continue;
     const ref = sessionRef(s.header.id);
     const tip = refs.get(ref) ?? null;
     if (tip === last.hash || !(await shadow.commitExists(last.hash))) continue;
     if (tip !== null && (await shadow.parentOf(last.hash)) !== tip) continue; // not a lag: leave it alone
-    await shadow.updateRef(ref, last.hash, tip);
+    out.push({ session: s.header.id, ref, from: tip, to: last.hash });
+  }
+  return out;
+}
+
+/** Move lagging session refs to their log's last checkpoint. The caller holds the writer lock. */
+export async function repairLaggingRefs(ctx: WorkspaceContext): Promise<void> {
+  const shadow = await ctx.shadow();
+  for (const lag of await laggingRefs(ctx)) {
+    await shadow.updateRef(lag.ref, lag.to, lag.from);
     ctx.recoveryLog.add([
       report(
         'checkpoint-ref-repaired',
-        `session ${s.header.id}: ref moved to its last checkpoint ${last.hash.slice(0, 7)}`,
+        `session ${lag.session}: ref moved to its last checkpoint ${lag.to.slice(0, 7)}`,
       ),
     ]);
   }

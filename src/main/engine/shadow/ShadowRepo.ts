@@ -15,14 +15,16 @@ import { EMPTY_TREE, objectType, parentOf, peelToTree, reachableCommits } from '
 import { ObjectReader } from '../git/objectReader';
 import * as refs from '../git/refs';
 import { GitRunner } from '../git/runner';
+import { assertLockHeld, holdsLock } from '../lock';
 import { mkdirPrivate, writeFilePrivate } from '../privateFs';
 import type { WorkspaceRef } from '../workspace';
-import { ShadowDoctor } from './repair';
+import { looksLikeCorruption, ShadowDoctor } from './repair';
 import { applyPaths, planRestore, type ApplyOptions, type RestorePlan } from './restore';
 import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
 import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
 import { forceFullScan } from './warmScope';
+import { withPrivateIndex } from './privateIndex';
 
 export interface ShadowRepoOptions {
   /** Files larger than this are reported as not captured. Default 50 MiB. */
@@ -31,7 +33,13 @@ export interface ShadowRepoOptions {
 
 const HEX = /^[0-9a-f]+$/;
 
-/** All git work for one workspace. Callers hold the workspace lock for every method that writes. */
+/** A reader whose git call failed the way a concurrent repack or gc can make it fail waits this, then retries once. */
+const READER_RETRY_MS = 200;
+
+/**
+ * All git work for one workspace. Callers hold the workspace lock for every method that writes refs or the
+ * shadow index; readers (no lock) may snapshot into a private index (snapshotTree's privateIndex).
+ */
 export class ShadowRepo {
   readonly gitDir: string;
   private rulesChecked = false;
@@ -57,8 +65,13 @@ export class ShadowRepo {
     const gitDir = path.join(ws.dir, 'shadow.git');
     const emptyDir = path.join(ws.dir, 'empty');
     try {
-      await new ShadowDoctor(gitDir, ws.root, ws.dir).beforeOpen();
-      await initShadowRepo(gitDir, emptyDir);
+      // Repairs only under the writer lock: a reader that opens a damaged repository fails (and status reports
+      // it); the next writer repairs it (here, or through guard when the repository was opened by a reader).
+      const writer = holdsLock(ws);
+      if (writer) await new ShadowDoctor(gitDir, ws.root, ws.dir).beforeOpen();
+      // A reader creates a repository that does not exist yet, but never "fixes" one that does: `git init`
+      // over a repository that lost its HEAD would hide the damage from the repair (and its report).
+      if (writer || !(await exists(gitDir))) await initShadowRepo(gitDir, emptyDir);
       await mkdirPrivate(path.join(gitDir, 'info'));
       await writeIfDifferent(path.join(gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES);
     } catch (e) {
@@ -69,21 +82,24 @@ export class ShadowRepo {
     return new ShadowRepo(ws, git, opts.sizeCap ?? DEFAULT_SIZE_CAP);
   }
 
-  /** Capture the folder into the shadow index and return its tree (PRODUCT.md "What a checkpoint captures"). */
+  /**
+   * Capture the folder and return its tree (PRODUCT.md "What a checkpoint captures"). Writers stage into the
+   * shadow index. `privateIndex` (readers: a diff to the files now) stages into a private copy of it instead
+   * (privateIndex.ts), so no writer lock is needed: the shared index and the warm-snapshot state stay
+   * untouched; the blobs and trees it writes are unreferenced objects, which gc keeps for its grace period.
+   */
   async snapshotTree(
-    opts: { hintPaths?: string[]; onProgress?: (p: SnapshotProgress) => void } = {},
+    opts: { hintPaths?: string[]; onProgress?: (p: SnapshotProgress) => void; privateIndex?: boolean } = {},
   ): Promise<{ tree: string; notCaptured: NotCaptured[] }> {
+    if (opts.privateIndex) return this.privateSnapshot(opts.onProgress);
     // hintPaths: what the caller knows changed; snapshot() may limit git's scan to them (warmScope.ts).
     return this.guard(async () => {
       const rulesChanged = await this.syncExcludeFile();
-      const dataRel = this.dataHomeInsideRoot();
-      const isExcluded = (rel: string): boolean =>
-        isHardExcluded(rel) || (dataRel !== null && (rel === dataRel || rel.startsWith(dataRel + '/')));
       const snap = await snapshot({
         git: this.git,
         root: this.ws.root,
         sizeCap: this.sizeCap,
-        isExcluded,
+        isExcluded: this.excluder(),
         rulesChanged,
         caseInsensitive: this.ws.caseInsensitive,
         ...(opts.hintPaths ? { hintPaths: opts.hintPaths } : {}),
@@ -93,6 +109,32 @@ export class ShadowRepo {
       this.trees.set(snap.tree, snap.tree); // a tree is its own tree: restores and diffs pass it back
       return snap;
     });
+  }
+
+  private async privateSnapshot(
+    onProgress?: (p: SnapshotProgress) => void,
+  ): Promise<{ tree: string; notCaptured: NotCaptured[] }> {
+    return this.guard(async () => {
+      const rulesChanged = await this.syncExcludeFile({ consume: false });
+      return withPrivateIndex(this.ws.dir, this.gitDir, async (indexFile) => {
+        const snap = await snapshot({
+          git: this.git.withIndexFile(indexFile),
+          root: this.ws.root,
+          sizeCap: this.sizeCap,
+          isExcluded: this.excluder(),
+          rulesChanged,
+          privateIndex: indexFile,
+          ...(onProgress ? { onProgress } : {}),
+        });
+        this.trees.set(snap.tree, snap.tree);
+        return snap;
+      });
+    });
+  }
+
+  private excluder(): (rel: string) => boolean {
+    const dataRel = this.dataHomeInsideRoot();
+    return (rel) => isHardExcluded(rel) || (dataRel !== null && (rel === dataRel || rel.startsWith(dataRel + '/')));
   }
 
   async commit(tree: string, parent: string | null, message: string): Promise<string> {
@@ -236,23 +278,50 @@ export class ShadowRepo {
     return ids.map((id) => sizes.get(id) ?? 0);
   }
 
-  /** Bytes the shadow repository takes on disk. */
+  /** Bytes the shadow repository takes on disk (a walk of its files: cached by maintenance.ts for status). */
   async storageBytes(): Promise<number> {
     return duBytes(this.gitDir);
   }
 
-  /** Pack loose objects and drop unreachable ones when worth it; every ref'd commit stays (I5). */
-  async maintenance(): Promise<void> {
-    await this.guard(async () => {
-      const out = await this.git.raw(['count-objects', '-v']);
-      const num = (k: string): number => Number(new RegExp(`^${k}: (\\d+)`, 'm').exec(out)?.[1] ?? 0);
-      if (num('count') < 2_000 && num('packs') < 20) return;
-      // prune=now is safe: callers hold the lock, so no snapshot is between write-tree and update-ref.
-      await this.git.raw(['gc', '--quiet', '--prune=now']);
-    });
+  /** Loose objects and packs, as `git count-objects -v` counts them. */
+  async objectCounts(): Promise<{ loose: number; packs: number }> {
+    const out = await this.guard(() => this.git.raw(['count-objects', '-v']));
+    const num = (k: string): number => Number(new RegExp(`^${k}: (\\d+)`, 'm').exec(out)?.[1] ?? 0);
+    return { loose: num('count'), packs: num('packs') };
   }
 
-  /** Detect and fix damage the next command can fix by itself (issue 6 extends this). */
+  /**
+   * Pack loose objects and drop unreachable ones older than `pruneExpire`; every ref'd commit stays (I5).
+   * Never `now`: a reader's private snapshot and a writer between commit and update-ref hold objects no ref
+   * names yet (issue 10 item 5). The caller holds the lock (maintenance.ts, on a try-lock).
+   */
+  /**
+   * Pack the loose objects that refs reach into one new pack (incremental: existing packs stay, so it takes
+   * about a second where a full gc of a large folder takes many, all of it under the writer lock). Loose
+   * objects no ref reaches yet (a reader's snapshot) stay loose. The caller holds the lock.
+   */
+  async packLoose(): Promise<void> {
+    await this.guard(() => this.git.raw(['repack', '-d', '-l', '-q']));
+  }
+
+  async gc(pruneExpire: string): Promise<void> {
+    if (/^now$/i.test(pruneExpire.trim())) throw new RetraceError('E_INVALID_INPUT', 'gc never prunes with no grace');
+    await this.guard(() => this.git.raw(['gc', '--quiet', `--prune=${pruneExpire}`]));
+  }
+
+  /** Damage the cheap check finds, in words, changing nothing (readers: status reports it as pending). */
+  async inspect(): Promise<string[]> {
+    const problems = await this.doctor.inspect();
+    try {
+      await listIndex(this.git); // reads the index and its shared part (a lost sharedindex.* shows here)
+    } catch (e) {
+      if (e instanceof GitError && e.kind === 'corrupt') problems.push('the shadow index is damaged');
+      else throw toRetraceError(e);
+    }
+    return problems;
+  }
+
+  /** Detect and fix damage the next command can fix by itself (issue 6 extends this). The caller holds the lock. */
   async repair(): Promise<RecoveryReport[]> {
     const reports: RecoveryReport[] = await this.doctor.checkup();
     const ts = (): string => new Date().toISOString();
@@ -268,8 +337,12 @@ export class ShadowRepo {
     return reports;
   }
 
-  /** Keep <shadow>/info/exclude = defaults + the folder's .retraceignore. True when it changed. */
-  private async syncExcludeFile(): Promise<boolean> {
+  /**
+   * Keep <shadow>/info/exclude = defaults + the folder's .retraceignore. True when it changed (or on this
+   * process's first snapshot). Readers may write it too: its content follows from .retraceignore alone, and
+   * it is replaced atomically; `consume: false` (a reader) leaves the "first snapshot" flag to the writer.
+   */
+  private async syncExcludeFile(opts: { consume?: boolean } = {}): Promise<boolean> {
     let retraceIgnore: string | null = null;
     const file = path.join(this.ws.root, '.retraceignore');
     const st = await fs.lstat(file).catch(() => null);
@@ -285,7 +358,7 @@ export class ShadowRepo {
     if (dataRel !== null) content += `/${dataRel}/\n`;
     const changed = await writeIfDifferent(path.join(this.gitDir, 'info', 'exclude'), content);
     const first = !this.rulesChecked;
-    this.rulesChecked = true;
+    if (opts.consume !== false) this.rulesChecked = true;
     return changed || first;
   }
 
@@ -296,12 +369,24 @@ export class ShadowRepo {
     return rel.split(path.sep).join('/');
   }
 
+  /**
+   * Every git operation goes through here. A writer (holding the lock) first checks that its lock is still its
+   * own; a failure that looks like a damaged repository is repaired once and the operation tried again.
+   * A reader never repairs: what looks like damage may be another process's repack or gc in flight (a pack
+   * replaced, loose objects just packed), so it waits a moment, retries once, and then reports the error.
+   */
   private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    const writer = holdsLock(this.ws);
+    if (writer) assertLockHeld(this.ws);
     try {
       return await fn();
     } catch (e) {
-      // A failure that looks like a damaged repository is repaired once, and the operation tried again.
-      if (!(await this.doctor.onFailure(e).catch(() => false))) throw toRetraceError(e);
+      if (writer) {
+        if (!(await this.doctor.onFailure(e).catch(() => false))) throw toRetraceError(e);
+      } else {
+        if (!mayBeTransient(e)) throw toRetraceError(e);
+        await new Promise((r) => setTimeout(r, READER_RETRY_MS));
+      }
     }
     try {
       return await fn();
@@ -316,11 +401,27 @@ function assertRef(ref: string): void {
     throw new RetraceError('E_INVALID_INPUT', `not a valid ref name: ${ref}`);
 }
 
+/** A git failure a concurrent repack, gc or ref packing can cause for a moment (reads only). */
+function mayBeTransient(e: unknown): boolean {
+  if (!(e instanceof GitError)) return false;
+  return e.kind === 'corrupt' || looksLikeCorruption(`${e.stderr}\n${e.message}`);
+}
+
+/** Replace a small file atomically (a concurrent git reads the old or the new content, never half). */
 async function writeIfDifferent(file: string, content: string): Promise<boolean> {
   const current = await fs.readFile(file, 'utf8').catch(() => null);
   if (current === content) return false;
-  await writeFilePrivate(file, content);
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  await writeFilePrivate(tmp, content);
+  await fs.rename(tmp, file);
   return true;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.stat(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function duBytes(dir: string): Promise<number> {

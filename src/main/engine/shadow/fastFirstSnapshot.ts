@@ -49,10 +49,10 @@ export interface FastFirstOptions {
  * to a shared index (core.splitIndex: the `index` file then holds only what changed since the shared part,
  * often nothing, while the shared part holds every entry).
  */
-export async function indexIsEmpty(gitDir: string): Promise<boolean> {
+export async function indexIsEmpty(gitDir: string, indexFile = path.join(gitDir, 'index')): Promise<boolean> {
   let fh;
   try {
-    fh = await fs.open(path.join(gitDir, 'index'), 'r');
+    fh = await fs.open(indexFile, 'r');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return true;
     throw e;
@@ -62,7 +62,7 @@ export async function indexIsEmpty(gitDir: string): Promise<boolean> {
     const { bytesRead } = await fh.read(head, 0, 12, 0);
     if (bytesRead < 12 || head.toString('latin1', 0, 4) !== 'DIRC' || head.readUInt32BE(8) !== 0) return false;
     // Zero entries, so the file is small: its extensions (signature, 32-bit size, data) precede the checksum.
-    const bytes = await fs.readFile(path.join(gitDir, 'index'));
+    const bytes = await fs.readFile(indexFile);
     for (let pos = 12; pos + 8 <= bytes.length - 20; pos += 8 + bytes.readUInt32BE(pos + 4)) {
       if (bytes.toString('latin1', pos, pos + 4) === 'link') return false;
     }

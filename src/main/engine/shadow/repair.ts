@@ -56,11 +56,16 @@ const SALVAGE_PREFIX = 'refs/retrace/salvaged/';
 export const UNAVAILABLE_FILE = 'unavailable.json';
 
 /**
- * How ShadowRepo uses this module, so the hooks there stay one line each:
- *  - beforeOpen(): a repository whose HEAD/config/layout is damaged is repaired before git is asked anything;
- *  - onFailure(e): a git failure that looks like corruption triggers one repair, and the caller retries once;
- *  - checkup(): `retrace status` — the cheap check (new loose objects verified since the last checkup), and a
- *    repair only when it finds something.
+ * How ShadowRepo uses this module, so the hooks there stay one line each. Repairs run only under the
+ * writer lock (issue 10): what a reader takes for damage may be another process's repack in flight.
+ *  - beforeOpen(): (writer) a repository whose HEAD/config/layout is damaged is repaired before git is asked
+ *    anything;
+ *  - onFailure(e): (writer) a git failure that looks like corruption triggers one repair, and the caller
+ *    retries once;
+ *  - inspect(): (anyone, read-only) the cheap check; `retrace status` reports what it finds as pending and
+ *    hands it to a writer;
+ *  - checkup(): (writer) the cheap check (new loose objects verified since the last checkup), and a repair
+ *    only when it finds something.
  * Repairs triggered by beforeOpen/onFailure are written to the workspace's recovery log (shown by status);
  * checkup returns its reports to the caller, which logs them.
  */
@@ -95,15 +100,26 @@ export class ShadowDoctor {
     return true;
   }
 
+  /**
+   * The cheap check, read-only as far as the repository goes: the problems it finds, in words. When there are
+   * none, the loose objects it verified are marked verified (a hint file, not repository state).
+   */
+  async inspect(): Promise<string[]> {
+    const marker = path.join(this.wsDir, VERIFIED_MARKER);
+    const since = (await fs.stat(marker).catch(() => null))?.mtimeMs ?? 0;
+    const started = Date.now();
+    const problems = await quickCheck(this.gitDir, { objects: true, verifySince: since });
+    if (problems.length === 0) await markVerified(marker, started);
+    return problems.map((p) => p.detail);
+  }
+
   async checkup(): Promise<RecoveryReport[]> {
     const marker = path.join(this.wsDir, VERIFIED_MARKER);
     const since = (await fs.stat(marker).catch(() => null))?.mtimeMs ?? 0;
     const started = Date.now();
     const problems = await quickCheck(this.gitDir, { objects: true, verifySince: since });
     const reports = problems.length > 0 ? (await this.repair()).reports : [];
-    // Objects older than this are verified; a clock step back only makes the next check do more.
-    await writeFilePrivate(marker, '').catch(() => undefined);
-    await fs.utimes(marker, new Date(started - 2000), new Date(started - 2000)).catch(() => undefined);
+    await markVerified(marker, started);
     return reports;
   }
 
@@ -120,6 +136,12 @@ export class ShadowDoctor {
 
 /** <ws.dir>/shadow-verified: its mtime is when checkup last verified every loose object. */
 const VERIFIED_MARKER = 'shadow-verified';
+
+/** Objects written before `started` are verified; a clock step back only makes the next check do more. */
+async function markVerified(marker: string, started: number): Promise<void> {
+  await writeFilePrivate(marker, '').catch(() => undefined);
+  await fs.utimes(marker, new Date(started - 2000), new Date(started - 2000)).catch(() => undefined);
+}
 
 /** True for git errors that mean "the repository's files are damaged" rather than "you asked for something wrong". */
 export function looksLikeCorruption(text: string): boolean {
@@ -152,7 +174,7 @@ export async function quickCheck(
       if (!st) continue;
       const id = path.basename(path.dirname(file)) + path.basename(file);
       if (st.size === 0) problems.push({ what: 'object', detail: `empty object file ${rel(gitDir, file)}` });
-      else if (st.mtimeMs >= (opts.verifySince ?? 0) && !(await looseObjectOk(file, id)))
+      else if (st.mtimeMs >= (opts.verifySince ?? 0) && (await looseObjectOk(file, id)) === false)
         problems.push({ what: 'object', detail: `damaged object file ${rel(gitDir, file)}` });
     }
     const tips = (await looseRefs(gitDir)).map(([, t]) => t.trim()).filter((t) => HEX40.test(t));
@@ -293,7 +315,7 @@ class Repairer {
     let n = 0;
     for (const file of await looseObjectFiles(this.gitDir)) {
       const id = path.basename(path.dirname(file)) + path.basename(file);
-      if (!(await looseObjectOk(file, id))) {
+      if ((await looseObjectOk(file, id)) === false) {
         await this.moveAside(file);
         n++;
       }
@@ -613,9 +635,16 @@ function indexChecksumOk(bytes: Buffer): boolean {
   return createHash('sha1').update(body).digest().equals(sum);
 }
 
-async function looseObjectOk(file: string, id: string): Promise<boolean> {
+/** null: the file is gone (a concurrent gc packed it), which is no damage. */
+async function looseObjectOk(file: string, id: string): Promise<boolean | null> {
+  let bytes: Buffer;
   try {
-    const raw = inflateSync(await fs.readFile(file));
+    bytes = await fs.readFile(file);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : false;
+  }
+  try {
+    const raw = inflateSync(bytes);
     const nul = raw.indexOf(0);
     if (nul < 0) return false;
     const header = raw.subarray(0, nul).toString('latin1');

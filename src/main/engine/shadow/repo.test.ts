@@ -175,7 +175,7 @@ describe('ShadowRepo commits, refs and names', () => {
     const c = await repo.commit((await repo.snapshotTree()).tree, null, 'x');
     await repo.updateRef('refs/retrace/sessions/s', c);
     execFileSync('git', [`--git-dir=${repo.gitDir}`, 'gc', '--prune=now', '--quiet']);
-    await repo.maintenance();
+    await repo.gc('2.weeks.ago');
     expect(await repo.commitExists(c)).toBe(true);
     expect((await repo.readFile(c, 'a.txt'))!.bytes.toString()).toBe('a\n');
     expect(await repo.storageBytes()).toBeGreaterThan(0);

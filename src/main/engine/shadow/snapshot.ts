@@ -36,6 +36,11 @@ export interface SnapshotContext {
   hintPaths?: readonly string[];
   /** Filled by the fast first snapshot, for the first checkpoint's stats (lineCounts.ts). */
   lineCounts?: LineCounts;
+  /**
+   * A reader's private copy of the shadow index (privateIndex.ts; `git` already points at it): always a full
+   * scan, and the warm-snapshot state, which describes the shared index, is read but never written.
+   */
+  privateIndex?: string;
   onProgress?: (p: SnapshotProgress) => void;
 }
 
@@ -51,9 +56,10 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   const { git, root } = ctx;
   ctx.onProgress?.({ phase: 'scan', done: 0 });
   const scanStarted = Date.now();
-  const scan = await checkScan(git.gitDir);
+  const priv = ctx.privateIndex;
+  const scan = await checkScan(git.gitDir, priv);
   // Warm path (engineer E, warmScope.ts + treeEdit.ts): with trusted hints, only those paths are looked at.
-  const scope = warmScope(scan, ctx.hintPaths, scanStarted);
+  const scope = priv ? null : warmScope(scan, ctx.hintPaths, scanStarted);
   const base = lastTree(scan);
   if (scope !== null && base !== null) {
     const warm =
@@ -102,7 +108,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   const candidates = [...new Set([...changes.modified.filter((p) => !toRemove.has(p)), ...fresh])];
 
   // A first snapshot (empty index) staged only paths that passed the ignore rules: no sweep to do after it.
-  const firstSnapshot = await indexIsEmpty(git.gitDir);
+  const firstSnapshot = await indexIsEmpty(git.gitDir, priv);
   const toAdd: string[] = [];
   const unsupported: string[] = 'unsupported' in changes ? (changes.unsupported ?? []) : [];
   const notCaptured: NotCaptured[] = [
@@ -164,7 +170,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
     // Fast path (engineer E, fastFirstSnapshot.ts): a first snapshot of many files goes into packs, not one
     // loose object per file. Same paths, same blobs, same tree (fastPaths.test.ts); any failure other than
     // an unreadable file falls back to the plain path.
-    if (toRemove.size === 0 && useFastFirst(firstSnapshot, toAdd.length)) {
+    if (toRemove.size === 0 && !priv && useFastFirst(firstSnapshot, toAdd.length)) {
       await fastFirstAdd({
         gitDir: git.gitDir,
         root,
@@ -196,6 +202,6 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   // Nothing staged into a settled index: it is the index the last snapshot wrote its tree from (warmScope.ts).
   const same = toAdd.length === 0 && toRemove.size === 0 && !sweep ? unchangedTree(scan) : null;
   const tree = same ?? (await writeTree(git));
-  await recordScan(git.gitDir, scan, false, scanStarted, tree);
+  if (!priv) await recordScan(git.gitDir, scan, false, scanStarted, tree);
   return { tree, notCaptured };
 }

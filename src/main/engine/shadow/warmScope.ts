@@ -65,10 +65,10 @@ async function excludesHash(gitDir: string): Promise<string> {
 }
 
 /** The last 20 bytes of the index (git's checksum of it), or '' when there is no index. */
-async function indexChecksum(gitDir: string): Promise<string> {
+async function indexChecksum(gitDir: string, indexFile?: string): Promise<string> {
   let fh;
   try {
-    fh = await fs.open(path.join(gitDir, 'index'), 'r');
+    fh = await fs.open(indexFile ?? path.join(gitDir, 'index'), 'r');
   } catch {
     return '';
   }
@@ -99,10 +99,11 @@ async function readState(gitDir: string): Promise<ScanState | null> {
   }
 }
 
-export async function checkScan(gitDir: string): Promise<ScanCheck> {
+/** `indexFile`: a reader's private copy of the index (settled when the copy is the index the state describes). */
+export async function checkScan(gitDir: string, indexFile?: string): Promise<ScanCheck> {
   const state = await readState(gitDir);
   if (!state || state.index === '') return { state, settled: false };
-  const [excludes, index] = await Promise.all([excludesHash(gitDir), indexChecksum(gitDir)]);
+  const [excludes, index] = await Promise.all([excludesHash(gitDir), indexChecksum(gitDir, indexFile)]);
   return { state, settled: excludes === state.excludes && index === state.index };
 }
 

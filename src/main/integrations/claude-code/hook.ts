@@ -78,7 +78,11 @@ export async function handleHook(
   const dir = env.CLAUDE_PROJECT_DIR || payload.cwd;
   if (!dir) throw new RetraceError('E_INVALID_INPUT', 'the hook payload names no cwd');
   const ws = await resolveWorkspace(dir, { dataHome: opts.dataHome });
-  const engine = new WorkspaceEngine(ws, { actor: 'retrace hook' });
+  // A checkpoint this call cannot record (E_LOCKED after the bounded wait, git failing) is listed as missed (I10).
+  const engine = new WorkspaceEngine(ws, {
+    actor: 'retrace hook',
+    missedAs: [event, payload.tool_name].filter(Boolean).join(' '),
+  });
 
   let { text, meta } = plan;
   if (event === 'Stop') {

@@ -1,0 +1,105 @@
+/**
+ * Issue 10 item 11, the objects half: the objects and refs a session log line names are on disk before the
+ * line is (git's default core.fsync syncs neither loose objects nor refs, and the warm snapshot writes loose
+ * objects by hand). Proven from the system calls themselves: the CLI runs under strace, and the order of the
+ * syncs is read from its trace. What strace cannot show — that the disk honours the flush — is not tested.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { shadowConfig } from '../../src/main/engine/git/runner';
+import { CLI_BIN, cleanupTempDirs, cliEnv, cliJson, makeWorkspace, tempDir, tempHome } from '../helpers/index';
+
+afterAll(cleanupTempDirs);
+
+const hasStrace = spawnSync('strace', ['-V']).status === 0;
+
+/** Run the CLI under strace; the sync-related calls it and its children made, paths resolved (-y), in order. */
+function traced(
+  args: string[],
+  o: { home: string; cwd: string; input?: string; env?: Record<string, string> },
+): string[] {
+  const out = join(tempDir('retrace-strace-'), 'trace');
+  const r = spawnSync(
+    'strace',
+    [
+      '-f',
+      '-qq',
+      '-y',
+      '-o',
+      out,
+      '-e',
+      'trace=fsync,fdatasync,sync_file_range,rename,renameat,renameat2',
+      process.execPath,
+      CLI_BIN,
+      ...args,
+    ],
+    { cwd: o.cwd, env: cliEnv({ home: o.home, env: { RETRACE_HOOK_SERVER: '0', ...o.env } }), input: o.input ?? '' },
+  );
+  if (r.status !== 0) throw new Error(`retrace ${args.join(' ')} failed: ${r.stderr.toString()}`);
+  return readFileSync(out, 'utf8')
+    .split('\n')
+    .filter((l) => /fsync|sync_file_range|rename/.test(l) && !l.includes('node_modules'));
+}
+
+const lastIndex = (lines: string[], re: RegExp): number => lines.map((l) => re.test(l)).lastIndexOf(true);
+const firstIndex = (lines: string[], re: RegExp): number => lines.findIndex((l) => re.test(l));
+
+describe('durability order: objects and refs before the log line (issue 10 item 11)', () => {
+  it('the shadow config asks git to sync objects, refs and the index, and this git accepts it', () => {
+    const cfg = shadowConfig('/nonexistent');
+    expect(cfg).toContain('core.fsync=objects,reference,index');
+    expect(cfg).toContain('core.fsyncMethod=batch');
+    const r = spawnSync('git', [...cfg.flatMap((c) => ['-c', c]), 'var', 'GIT_COMMITTER_IDENT'], { encoding: 'utf8' });
+    expect(r.stderr, 'no "unknown core.fsync component" warning').toBe('');
+  });
+
+  it.skipIf(!hasStrace)('a checkpoint syncs its objects before the log line, then its ref', async () => {
+    const root = makeWorkspace({ 'a.txt': 'one\n', 'src/b.txt': 'bee\n' });
+    const home = tempHome();
+    await cliJson(['checkpoint', '--session', 's'], { home, cwd: root });
+    writeFileSync(join(root, 'a.txt'), 'two\n');
+    writeFileSync(join(root, 'src/c.txt'), 'new\n');
+    const calls = traced(['checkpoint', '--session', 's'], { home, cwd: root });
+    const logSync = firstIndex(calls, /fsync\(\d+<[^>]*\/sessions\/s\.jsonl>\)/);
+    expect(logSync, calls.join('\n')).toBeGreaterThan(0);
+    // Blobs (update-index: batch) and trees and the commit: every object-writing sync precedes the log line.
+    const objectSync = /(fsync|sync_file_range)\(\d+<[^>]*\/shadow\.git\/objects\/[^>]*>/;
+    expect(firstIndex(calls, objectSync), 'objects are synced at all').toBeGreaterThanOrEqual(0);
+    expect(lastIndex(calls, objectSync)).toBeLessThan(logSync);
+    expect(lastIndex(calls, /fsync\(\d+<[^>]*bulk_fsync_[^>]*>\)/)).toBeLessThan(logSync);
+    // The ref that names the checkpoint is synced too, after the line (publish: commit → log line → ref).
+    expect(firstIndex(calls, /fsync\(\d+<[^>]*refs\/retrace\/sessions\/s\.lock>\)/)).toBeGreaterThan(logSync);
+  });
+
+  it.skipIf(!hasStrace)(
+    'a warm (hinted) hook checkpoint syncs the loose objects it writes by hand, and their folder',
+    async () => {
+      const root = makeWorkspace({ 'a.txt': 'one\n', 'src/b.txt': 'bee\n' });
+      const home = tempHome();
+      const session = '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0';
+      const hook = (file: string) =>
+        JSON.stringify({
+          hook_event_name: 'PostToolUse',
+          session_id: session,
+          cwd: root,
+          tool_name: 'Edit',
+          tool_input: { file_path: join(root, file), old_string: 'x', new_string: 'y' },
+        });
+      const env = cliEnv({ home, env: { RETRACE_HOOK_SERVER: '0' } });
+      execFileSync(process.execPath, [CLI_BIN, 'hook', 'claude-code'], { cwd: root, env, input: hook('a.txt') });
+      writeFileSync(join(root, 'src/b.txt'), 'changed by the agent\n');
+      const calls = traced(['hook', 'claude-code'], { home, cwd: root, input: hook('src/b.txt') });
+      const logSync = firstIndex(calls, new RegExp(`fsync\\(\\d+<[^>]*/sessions/${session}\\.jsonl>\\)`));
+      expect(logSync, calls.join('\n')).toBeGreaterThan(0);
+      // treeEdit.ts's own objects: tmp_obj_<12 hex> (git names its own with 6 letters), then the folder.
+      const handFile = /fsync\(\d+<[^>]*\/shadow\.git\/objects\/[0-9a-f]{2}\/tmp_obj_[0-9a-f]{12}>\)/;
+      const handDir = /fsync\(\d+<[^>]*\/shadow\.git\/objects\/[0-9a-f]{2}>\)/;
+      expect(firstIndex(calls, handFile), 'hand-written objects are synced').toBeGreaterThanOrEqual(0);
+      expect(lastIndex(calls, handFile)).toBeLessThan(logSync);
+      expect(firstIndex(calls, handDir), 'and their folder').toBeGreaterThan(firstIndex(calls, handFile));
+      expect(lastIndex(calls, handDir)).toBeLessThan(logSync);
+    },
+  );
+});
