@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { mkdirPrivate, PRIVATE_READONLY_MODE, writeFilePrivate } from '../privateFs';
+import { mkdirPrivate, PRIVATE_READONLY_MODE } from '../privateFs';
 
 /**
  * Objects written straight into the object store, the way git stores a loose object: the zlib-deflated
