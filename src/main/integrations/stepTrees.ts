@@ -38,6 +38,11 @@ export class StepTrees {
     return this.builder.write(edits);
   }
 
+  /** Make the trees' objects durable: call once after the last tree, before the session is written. */
+  flush(): Promise<void> {
+    return this.builder.flush();
+  }
+
   dispose(): void {
     this.builder.dispose();
   }

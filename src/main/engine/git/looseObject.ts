@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +17,17 @@ export function objectId(type: string, body: Buffer): string {
   return createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest('hex');
 }
 
-export async function writeLooseObject(gitDir: string, type: string, body: Buffer): Promise<string> {
+/**
+ * `durable: false` leaves the syncing to the caller, who writes many objects before any log line names them
+ * (an import) and syncs them all at once with `syncObjects`.
+ */
+export async function writeLooseObject(
+  gitDir: string,
+  type: string,
+  body: Buffer,
+  opts: { durable?: boolean } = {},
+): Promise<string> {
+  const durable = opts.durable !== false;
   const id = objectId(type, body);
   const dir = path.join(gitDir, 'objects', id.slice(0, 2));
   const file = path.join(dir, id.slice(2));
@@ -34,13 +45,32 @@ export async function writeLooseObject(gitDir: string, type: string, body: Buffe
   const fh = await fs.open(tmp, 'wx', PRIVATE_READONLY_MODE);
   try {
     await fh.writeFile(bytes);
-    await fh.sync();
+    if (durable) await fh.sync();
   } finally {
     await fh.close();
   }
   await fs.rename(tmp, file); // atomic: a reader sees the whole object or none
-  await syncDir(dir);
+  if (durable) await syncDir(dir);
   return id;
+}
+
+/**
+ * Make every object written with `durable: false` durable, before the log line that names them: one syncfs(2) of
+ * the repository's file system (`sync -f`, GNU coreutils) instead of two fsyncs per object; where that is not
+ * available, each listed object file and its folder.
+ */
+export async function syncObjects(gitDir: string, ids: Iterable<string>): Promise<void> {
+  const r = spawnSync('sync', ['-f', path.join(gitDir, 'objects')], { stdio: 'ignore' });
+  if (r.status === 0) return;
+  const dirs = new Set<string>();
+  for (const id of ids) {
+    const dir = path.join(gitDir, 'objects', id.slice(0, 2));
+    const fh = await fs.open(path.join(dir, id.slice(2)), 'r').catch(() => null);
+    await fh?.sync();
+    await fh?.close();
+    dirs.add(dir);
+  }
+  for (const dir of dirs) await syncDir(dir);
 }
 
 /** Make a rename in `dir` durable. Some platforms cannot open a folder for syncing: the rename stays atomic. */

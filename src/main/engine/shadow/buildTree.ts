@@ -10,7 +10,7 @@
  * objects are written into the shadow repository).
  */
 import { RetraceError } from '../../../shared/errors';
-import { writeLooseObject } from '../git/looseObject';
+import { syncObjects, writeLooseObject } from '../git/looseObject';
 import type { ObjectReader } from '../git/objectReader';
 import { encodeTree, isTreeMode, parseTree, TREE_MODE } from '../git/treeObject';
 import type { ShadowRepo } from './ShadowRepo';
@@ -35,6 +35,8 @@ const isFolder = (x: Leaf | Folder): x is Folder => 'entries' in x;
 const keyOf = (segment: string): string => Buffer.from(segment, 'utf8').toString('latin1');
 
 export class TreeBuilder {
+  /** Objects written and not yet synced (the caller syncs them once, before any log line names them). */
+  private readonly written = new Set<string>();
   /** The base tree's folders, read once each (never edited: `root` holds the edited copies). */
   private readonly baseFolders = new Map<string, Folder>();
 
@@ -72,13 +74,25 @@ export class TreeBuilder {
     return this.writeFolder(this.root);
   }
 
+  /** Make every object written so far durable: once, before the import's log lines name them. */
+  async flush(): Promise<void> {
+    await syncObjects(this.gitDir, this.written);
+    this.written.clear();
+  }
+
   dispose(): void {
     this.reader.close();
   }
 
+  private async put(type: 'blob' | 'tree', body: Buffer): Promise<string> {
+    const id = await writeLooseObject(this.gitDir, type, body, { durable: false });
+    this.written.add(id);
+    return id;
+  }
+
   /** A blob written once: writeLooseObject finds an object it already has by its id (no content kept here). */
   private blob(bytes: Buffer): Promise<string> {
-    return writeLooseObject(this.gitDir, 'blob', bytes);
+    return this.put('blob', bytes);
   }
 
   /** The base tree's entry at a path (a file or link; a folder there counts as absent, as update-index saw it). */
@@ -154,7 +168,7 @@ export class TreeBuilder {
       const id = isFolder(e) ? await this.writeFolder(e) : e.id;
       entries.push({ mode: isFolder(e) ? TREE_MODE : e.mode, name: Buffer.from(name, 'latin1'), id });
     }
-    folder.id = await writeLooseObject(this.gitDir, 'tree', encodeTree(entries));
+    folder.id = await this.put('tree', encodeTree(entries));
     return folder.id;
   }
 }

@@ -162,6 +162,7 @@ export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promi
         }
         messages.push(out);
       }
+      await builder.flush();
     } finally {
       builder.dispose();
     }

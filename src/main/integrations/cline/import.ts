@@ -156,6 +156,7 @@ export async function importCline(opts: ClineImportOptions): Promise<ClineImport
         if (trees && (step || m.role === 'user')) out.checkpoint = { tree: await trees.tree(states) };
         messages.push(out);
       }
+      await trees?.flush();
     } finally {
       trees?.dispose();
     }

@@ -121,6 +121,7 @@ export async function importCodex(opts: CodexImportOptions): Promise<CodexImport
         if (trees && it.kind === 'prompt') out.checkpoint = { tree: await trees.tree(states) };
         messages.push(out);
       }
+      await trees?.flush();
     } finally {
       trees?.dispose();
     }

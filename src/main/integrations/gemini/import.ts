@@ -135,6 +135,7 @@ export async function importGemini(opts: GeminiImportOptions): Promise<GeminiImp
           messages.push(out);
         }
       }
+      await trees?.flush();
     } finally {
       trees?.dispose();
     }
