@@ -107,6 +107,8 @@ export interface FileChange {
   binary: boolean;
   insertions: number;
   deletions: number;
+  /** Compared with the files now: the file is there but was not captured (too large, unreadable), so its lines are not counted. */
+  notCaptured?: NotCaptured['reason'];
 }
 
 export interface DiffSummary {

@@ -42,6 +42,7 @@ import { detectPendingStable } from './recovery/detect';
 import { MissedLog } from './missed';
 import { checkWorkspacePath } from './paths';
 import { fileContents } from './read/contents';
+import { diffToWorking } from './read/working';
 import { assertAvailable, resolveCheckpoint, resolveCommit, unavailable } from './read/resolve';
 import { recordLocked, type RecordInput, type RecordResult } from './record';
 import { recover } from './recovery/recover';
@@ -284,12 +285,8 @@ export class WorkspaceEngine implements WorkspaceContext {
    * index, so no writer lock: the renderer asks for several of these while scrubbing, I10).
    */
   async diff(from: string | null, to: string | 'working'): Promise<FileChange[]> {
-    const shadow = await this.shadow();
-    if (to === 'working') {
-      const { tree } = await shadow.snapshotTree({ privateIndex: true });
-      return shadow.diff(from, tree);
-    }
-    return shadow.diff(from, to);
+    if (to === 'working') return diffToWorking(this, from);
+    return (await this.shadow()).diff(from, to);
   }
 
   async fileContents(

@@ -26,10 +26,12 @@ export async function fileContents(
   const relOld = oldPath !== undefined ? await checkWorkspacePath(ctx.ws.root, oldPath) : rel;
   const shadow = await ctx.shadow();
   const before = from ? await shadow.readFile(from, relOld) : null;
-  const after = to === 'working' ? await readWorking(ctx.ws.root, rel) : await shadow.readFile(to, rel);
+  const working = to === 'working' ? await readWorking(ctx.ws.root, rel) : null;
+  // A working file over the limit is never read (it may be gigabytes): it is shown as too large to inline.
+  const after = working === 'too-large' ? null : to === 'working' ? working : await shadow.readFile(to, rel);
   const sides = [before, after].filter((x): x is { bytes: Buffer } => x !== null);
   const binary = sides.some((x) => isBinaryFileSync(x.bytes, x.bytes.length));
-  const tooLarge = sides.some((x) => x.bytes.length > INLINE_LIMIT);
+  const tooLarge = working === 'too-large' || sides.some((x) => x.bytes.length > INLINE_LIMIT);
   const text = (x: { bytes: Buffer } | null): string | null =>
     x === null || binary || tooLarge ? null : x.bytes.toString('utf8');
   const out: FileContents = { path: rel, binary, before: text(before), after: text(after) };
@@ -37,7 +39,7 @@ export async function fileContents(
   return out;
 }
 
-async function readWorking(root: string, rel: string): Promise<{ bytes: Buffer } | null> {
+async function readWorking(root: string, rel: string): Promise<{ bytes: Buffer } | 'too-large' | null> {
   // Never captured (any .git, node_modules, secrets), so never shown either.
   if (isHardExcluded(rel)) return null;
   const full = join(root, rel);
@@ -49,6 +51,7 @@ async function readWorking(root: string, rel: string): Promise<{ bytes: Buffer }
   }
   if (st.isSymbolicLink()) return { bytes: Buffer.from(await readlink(full, { encoding: 'buffer' })) };
   if (!st.isFile()) return null;
+  if (st.size > INLINE_LIMIT) return 'too-large';
   try {
     return { bytes: await readFile(full) };
   } catch {

@@ -123,6 +123,7 @@ export class ShadowRepo {
           sizeCap: this.sizeCap,
           isExcluded: this.excluder(),
           rulesChanged,
+          caseInsensitive: this.ws.caseInsensitive,
           privateIndex: indexFile,
           ...(onProgress ? { onProgress } : {}),
         });
