@@ -3,6 +3,7 @@
  * `retrace status` and background maintenance look first, and take the lock (a try-lock, never a wait) only
  * when there is something to do. A reader that finds damage never repairs it itself.
  */
+import { RetraceError } from '../../../shared/errors';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { WorkspaceContext } from '../context';
@@ -38,7 +39,11 @@ export async function detectPending(ctx: WorkspaceContext, states: SessionState[
       `an interrupted ${j.kind} (${j.kind === 'restore' ? j.rid : `${j.session} ${j.hash.slice(0, 7)}`}, ${j.ts}) to finish or roll back`,
     );
   pending.push(...(await staleGitLocks(path.join(ctx.ws.dir, 'shadow.git'))));
-  const shadow = await ctx.shadow().catch(() => null);
+  const shadow = await ctx.shadow().catch((e: unknown) => {
+    // Not damage: a repository Retrace cannot use at all (another object format) is the answer itself.
+    if (e instanceof RetraceError && e.code === 'E_UNSUPPORTED') throw e;
+    return null;
+  });
   if (!shadow) {
     pending.push('the shadow repository cannot be opened: repair it');
     return pending;

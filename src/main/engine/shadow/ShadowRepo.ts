@@ -8,7 +8,7 @@ import { checkGit } from '../git/checkGit';
 import { commitTree } from '../git/commitTree';
 import { diffTreeFiles } from '../git/diffTree';
 import { GitError, toRetraceError } from '../git/errors';
-import { initShadowRepo } from '../git/init';
+import { assertSha1, initShadowRepo } from '../git/init';
 import { listIndex } from '../git/lsFiles';
 import { lsTree } from '../git/lsTree';
 import { EMPTY_TREE, objectType, parentOf, peelToTree, reachableCommits } from '../git/objects';
@@ -72,6 +72,8 @@ export class ShadowRepo {
       // A reader creates a repository that does not exist yet, but never "fixes" one that does: `git init`
       // over a repository that lost its HEAD would hide the damage from the repair (and its report).
       if (writer || !(await exists(gitDir))) await initShadowRepo(gitDir, emptyDir);
+      // A reader still refuses another object format plainly (it is no damage for a writer to repair either).
+      else assertSha1(gitDir, await fs.readFile(path.join(gitDir, 'config'), 'utf8').catch(() => ''));
       await mkdirPrivate(path.join(gitDir, 'info'));
       await writeIfDifferent(path.join(gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES);
     } catch (e) {
