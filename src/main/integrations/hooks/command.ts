@@ -1,7 +1,7 @@
 /**
  * The command line a hook entry runs: `retrace hook AGENT` when `retrace` is on PATH (npm link / a global
  * install), otherwise the absolute `node` and `bin/retrace.js` of this installation, so the hook works from
- * whatever shell the agent starts. The same rule as claude-code/install.ts (which could use this module).
+ * whatever shell the agent starts. Every agent's install uses it.
  */
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
