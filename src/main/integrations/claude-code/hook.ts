@@ -10,6 +10,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
+import { parseHookPayload } from '../hooks/payload';
 import type { MessageMeta, Role } from '../../../shared/model';
 import { isValidSessionId } from '../../engine/sessions/ids';
 import { resolveWorkspace } from '../../engine/workspace';
@@ -49,18 +50,7 @@ export interface HookOutcome {
 }
 
 export function parsePayload(text: string): HookPayload {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new RetraceError(
-      'E_INVALID_INPUT',
-      `the hook payload is not JSON (${(e as Error).message}): ${text.slice(0, 80)}`,
-    );
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v))
-    throw new RetraceError('E_INVALID_INPUT', 'the hook payload is not a JSON object');
-  return v as HookPayload;
+  return parseHookPayload(text) as HookPayload;
 }
 
 export async function handleHook(
