@@ -53,13 +53,32 @@ export interface ImportOutcome extends ImportSessionResult {
 }
 
 /** Counts of an existing session, for "already imported" answers. */
-export async function existingCounts(engine: WorkspaceEngine, id: string): Promise<ImportSessionResult> {
+async function existingCounts(engine: WorkspaceEngine, id: string): Promise<ImportSessionResult> {
   const s = await engine.sessions.read(id);
   return {
     session: id,
     messages: s.messages.filter((m) => !m.hidden).length,
     checkpoints: s.messages.filter((m) => m.hash).length,
     hidden: s.messages.filter((m) => m.hidden).length,
+  };
+}
+
+/**
+ * The answer of an import whose session is in the workspace already (imported before, or recorded by hooks): its
+ * counts, nothing changed, and how to import it again. Each importer adds its own empty details.
+ */
+export async function alreadyImported(
+  engine: WorkspaceEngine,
+  id: string,
+): Promise<ImportOutcome & { reconstructed: { files: never[]; missing: never[] } }> {
+  return {
+    ...(await existingCounts(engine, id)),
+    workspace: engine.ws.root,
+    skipped: true,
+    reconstructed: { files: [], missing: [] },
+    warnings: [
+      `session ${id} is in this workspace already (imported or recorded by hooks); left as it is (--replace imports it again over it)`,
+    ],
   };
 }
 

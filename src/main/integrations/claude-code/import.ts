@@ -17,7 +17,7 @@ import { TreeBuilder, type TreeEdit } from '../../engine/shadow/buildTree';
 import { resolveWorkspace } from '../../engine/workspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import {
-  existingCounts,
+  alreadyImported,
   removeSession,
   writeImportedSession,
   type ImportMessage,
@@ -113,16 +113,7 @@ export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promi
   return engine.write(async () => {
     if (engine.sessions.exists(session)) {
       if (!opts.replace) {
-        const counts = await existingCounts(engine, session);
-        return details({
-          ...counts,
-          workspace: ws.root,
-          skipped: true,
-          reconstructed: { files: [], missing: [] },
-          warnings: [
-            `session ${session} is in this workspace already (imported or recorded by hooks); left as it is (--replace imports it again over it)`,
-          ],
-        });
+        return details(await alreadyImported(engine, session));
       }
       await removeSession(engine, session);
     }

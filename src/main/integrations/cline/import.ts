@@ -22,7 +22,7 @@ import { isValidSessionId } from '../../engine/sessions/ids';
 import { resolveWorkspace } from '../../engine/workspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import {
-  existingCounts,
+  alreadyImported,
   removeSession,
   writeImportedSession,
   type ImportMessage,
@@ -109,16 +109,10 @@ export async function importCline(opts: ClineImportOptions): Promise<ClineImport
     if (engine.sessions.exists(session)) {
       if (!opts.replace) {
         return {
-          ...(await existingCounts(engine, session)),
-          workspace: ws.root,
-          skipped: true,
+          ...(await alreadyImported(engine, session)),
           repository: repo?.gitDir ?? null,
           unavailable: 0,
-          reconstructed: { files: [], missing: [] },
           edits: editCounts(scan, null),
-          warnings: [
-            `session ${session} is in this workspace already (imported or recorded by hooks); left as it is (--replace imports it again over it)`,
-          ],
         };
       }
       await removeSession(engine, session);

@@ -13,7 +13,7 @@ import { isHardExcluded } from '../../engine/excludes';
 import { isValidSessionId } from '../../engine/sessions/ids';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import {
-  existingCounts,
+  alreadyImported,
   removeSession,
   writeImportedSession,
   type ImportMessage,
@@ -77,15 +77,9 @@ export async function importCodex(opts: CodexImportOptions): Promise<CodexImport
     if (engine.sessions.exists(session)) {
       if (!opts.replace)
         return {
-          ...(await existingCounts(engine, session)),
+          ...(await alreadyImported(engine, session)),
           agent: 'codex' as const,
-          workspace: ws.root,
-          skipped: true,
-          reconstructed: { files: [], missing: [] },
           patches: { applied: patchItems.length, rebuilt: 0, notApplied },
-          warnings: [
-            `session ${session} is in this workspace already; left as it is (--replace imports it again over it)`,
-          ],
         };
       await removeSession(engine, session);
     }

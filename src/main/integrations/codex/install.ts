@@ -4,8 +4,8 @@
  * Keeps everything already there, changes nothing the second time, refuses a file that is not JSON
  * (../hooks/hooksFile.ts). Event names and the file's shape: see ./hook.ts.
  */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { codexHome } from './paths';
 import { isRetraceHookCommand, retraceHookCommand } from '../hooks/command';
 import { installHooks, type HookInstallResult, type HookSpec, type InstallScope } from '../hooks/hooksFile';
 import { CODEX_POST_TOOL_MATCHER } from './hook';
@@ -14,11 +14,7 @@ export const CODEX_HOOK_EVENTS = ['UserPromptSubmit', 'PostToolUse', 'Stop'] as 
 /** Seconds Codex waits for one hook call (the hook waits at most this for the workspace lock). */
 export const CODEX_HOOK_TIMEOUT_S = 30;
 
-/** `CODEX_HOME`, else `~/.codex`. */
-export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
-  const dir = env.CODEX_HOME;
-  return dir && dir.trim() !== '' ? dir : join(env.HOME || homedir(), '.codex');
-}
+export { codexHome };
 
 export function codexHooksPath(scope: InstallScope, opts: { cwd: string; env?: NodeJS.ProcessEnv }): string {
   return scope === 'user' ? join(codexHome(opts.env), 'hooks.json') : join(opts.cwd, '.codex', 'hooks.json');

@@ -3,8 +3,8 @@
  * `archived_sessions/`, whose first line (`session_meta`) names the workspace as `cwd`. Only that first line
  * is read of each rollout; the rest only of the workspace's own (for a title).
  */
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
+import { codexHome } from '../codex/paths';
 import {
   isPlace,
   listDir,
@@ -18,11 +18,6 @@ import {
   type FoundSession,
   type Place,
 } from './found';
-
-export function codexHome(env: NodeJS.ProcessEnv): string {
-  const dir = env.CODEX_HOME;
-  return dir && dir.trim() !== '' ? dir : join(env.HOME || homedir(), '.codex');
-}
 
 export function findCodexSessions(place: Place, env: NodeJS.ProcessEnv): FoundSession[] {
   const home = codexHome(env);

@@ -5,8 +5,8 @@
  * root is hashed as Gemini saw it, which may be the path before symlinks were resolved: every spelling is tried.
  */
 import { createHash } from 'node:crypto';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
+import { geminiDir } from '../gemini/paths';
 import {
   isPlace,
   listDir,
@@ -20,11 +20,6 @@ import {
   type FoundSession,
   type Place,
 } from './found';
-
-export function geminiDir(env: NodeJS.ProcessEnv): string {
-  const home = env.GEMINI_CLI_HOME;
-  return join(home && home.trim() !== '' ? home : env.HOME || homedir(), '.gemini');
-}
 
 export function findGeminiSessions(place: Place, env: NodeJS.ProcessEnv): FoundSession[] {
   const found: FoundSession[] = [];

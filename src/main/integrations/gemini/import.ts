@@ -13,7 +13,7 @@ import { isHardExcluded } from '../../engine/excludes';
 import { isValidSessionId } from '../../engine/sessions/ids';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import {
-  existingCounts,
+  alreadyImported,
   removeSession,
   writeImportedSession,
   type ImportMessage,
@@ -78,15 +78,9 @@ export async function importGemini(opts: GeminiImportOptions): Promise<GeminiImp
     if (engine.sessions.exists(session)) {
       if (!opts.replace)
         return {
-          ...(await existingCounts(engine, session)),
+          ...(await alreadyImported(engine, session)),
           agent: 'gemini' as const,
-          workspace: ws.root,
-          skipped: true,
-          reconstructed: { files: [], missing: [] },
           edits: { applied: editsOf.size, rebuilt: 0 },
-          warnings: [
-            `session ${session} is in this workspace already; left as it is (--replace imports it again over it)`,
-          ],
         };
       await removeSession(engine, session);
     }

@@ -5,8 +5,8 @@
  * hook already there, changes nothing the second time, refuses a file that is not JSON
  * (../hooks/hooksFile.ts). Event names and the file's shape: see ./hook.ts.
  */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { geminiDir } from './paths';
 import { isRetraceHookCommand, retraceHookCommand } from '../hooks/command';
 import { installHooks, type HookInstallResult, type HookSpec, type InstallScope } from '../hooks/hooksFile';
 import { GEMINI_AFTER_TOOL_MATCHER } from './hook';
@@ -17,12 +17,7 @@ export const GEMINI_HOOK_TIMEOUT_MS = 30_000;
 /** Gemini CLI names hooks in `/hooks panel` and `/hooks disable NAME`. */
 export const GEMINI_HOOK_NAME = 'retrace';
 
-/** Gemini CLI's own folder: GEMINI_DIR, else `<GEMINI_CLI_HOME or HOME>/.gemini`. */
-export function geminiDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.GEMINI_DIR && env.GEMINI_DIR.trim() !== '') return env.GEMINI_DIR;
-  const home = env.GEMINI_CLI_HOME && env.GEMINI_CLI_HOME.trim() !== '' ? env.GEMINI_CLI_HOME : env.HOME || homedir();
-  return join(home, '.gemini');
-}
+export { geminiDir };
 
 export function geminiSettingsPath(scope: InstallScope, opts: { cwd: string; env?: NodeJS.ProcessEnv }): string {
   return scope === 'user' ? join(geminiDir(opts.env), 'settings.json') : join(opts.cwd, '.gemini', 'settings.json');
