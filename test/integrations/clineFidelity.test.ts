@@ -277,5 +277,5 @@ describe('Cline import: the real sample (../shared/fixtures/cline/01-occ-export)
       );
     },
   );
-  it.skipIf(existsSync(SAMPLE))('skipped: ../shared/fixtures absent', () => {});
+  if (!existsSync(SAMPLE)) it.skip('skipped: ../shared/fixtures absent', () => {});
 });

@@ -43,7 +43,7 @@ import { MissedLog } from './missed';
 import { checkWorkspacePath } from './paths';
 import { fileContents } from './read/contents';
 import { diffToWorking } from './read/working';
-import { assertAvailable, resolveCheckpoint, resolveCommit, unavailable } from './read/resolve';
+import { resolveCheckpoint, resolveCommit, unavailable } from './read/resolve';
 import { recordLocked, type RecordInput, type RecordResult } from './record';
 import { recover } from './recovery/recover';
 import { report } from './recovery/report';
@@ -172,11 +172,7 @@ export class WorkspaceEngine implements WorkspaceContext {
     return recordLocked(this, input);
   }
 
-  /** Delete a session: its log and its ref (its checkpoints become unreachable, as I5 allows). */
-  async deleteSession(id: string): Promise<void> {
-    return this.write(() => this.deleteSessionLocked(id));
-  }
-
+  /** Delete a session (the caller holds the lock): its log and its ref (its checkpoints become unreachable, as I5 allows). */
   async deleteSessionLocked(id: string): Promise<void> {
     assertSessionId(id);
     this.sessions.remove(id);
@@ -260,14 +256,6 @@ export class WorkspaceEngine implements WorkspaceContext {
         if (m.hash && lost.has(m.hash)) m.meta = { ...m.meta, checkpointUnavailable: true };
     }
     return state;
-  }
-
-  async unavailable(): Promise<Set<string>> {
-    return unavailable(this);
-  }
-
-  async assertAvailable(hash: string | null): Promise<void> {
-    return assertAvailable(this, hash);
   }
 
   /** A full hash, a unique prefix of 7+ hex digits, or the id of the message that carries it. */
