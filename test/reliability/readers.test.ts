@@ -8,7 +8,7 @@
  *  - a hook that times out on the lock lists a missed checkpoint that `status`, `log` and the timeline show;
  *  - a git lock file a killed git child left no longer stops every later checkpoint.
  */
-import { existsSync, readdirSync, readFileSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/main/engine/lock';
@@ -32,6 +32,25 @@ async function setup(spec: Record<string, string> = { 'a.txt': 'one\n', 'b.txt':
 }
 
 describe('readers never take the writer lock (I10)', () => {
+  it('a same-size edit made in the second of the last checkpoint still shows in a later diff to the files now', async () => {
+    // git only re-reads a file whose stat matches when it is not older than the index ("racily clean"): the
+    // private index copy must keep the shared index's mtime, or such an edit looks unchanged.
+    let tried = 0;
+    for (;;) {
+      tried++;
+      const { root, ws, engine, first } = await setup();
+      const indexMtime = Math.floor(statSync(join(ws.dir, 'shadow.git', 'index')).mtimeMs / 1000);
+      writeFileSync(join(root, 'a.txt'), 'two\n'); // same size as 'one\n'
+      const sameSecond = Math.floor(statSync(join(root, 'a.txt')).ctimeMs / 1000) === indexMtime;
+      if (!sameSecond && tried < 10) continue; // the case needs the edit in the index's own second
+      expect(sameSecond, 'could not make the edit in the index second in 10 tries').toBe(true);
+      await new Promise((r) => setTimeout(r, 1100)); // the diff comes a second later
+      const changes = await engine.diff(first.hash, 'working');
+      expect(changes.map((c) => `${c.status} ${c.path}`)).toEqual(['modified a.txt']);
+      return;
+    }
+  });
+
   it('status and a diff to the files now answer while another writer holds the lock', async () => {
     const { root, ws, engine, first } = await setup();
     writeFileSync(join(root, 'a.txt'), 'two\n');

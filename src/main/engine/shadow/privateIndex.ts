@@ -24,14 +24,27 @@ export async function withPrivateIndex<T>(
   await removeLeftovers(dir);
   const file = path.join(dir, `index-${process.pid}-${randomBytes(6).toString('hex')}`);
   try {
-    await fs.copyFile(path.join(gitDir, 'index'), file).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== 'ENOENT') throw e; // no index yet: the private one starts empty too
-    });
+    await copyIndex(path.join(gitDir, 'index'), file);
     return await fn(file);
   } finally {
     await fs.rm(file, { force: true });
     await fs.rm(`${file}.lock`, { force: true });
   }
+}
+
+/**
+ * The copy keeps the index's own mtime: git treats an entry whose file is not older than the index as "racily
+ * clean" and compares its content. A copy with a fresh mtime would make a same-size edit made in the index's
+ * second look unchanged. (utimes may round the time down, which only makes more entries racy: the safe side.)
+ */
+async function copyIndex(from: string, to: string): Promise<void> {
+  const st = await fs.stat(from).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return null; // no index yet: the private one starts empty too
+    throw e;
+  });
+  if (!st) return;
+  await fs.copyFile(from, to);
+  await fs.utimes(to, st.atime, st.mtime);
 }
 
 async function removeLeftovers(dir: string): Promise<void> {
