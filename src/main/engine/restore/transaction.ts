@@ -11,7 +11,7 @@
  * done; a kill is rolled back by the next command's recovery (recovery/).
  */
 import { RetraceError } from '../../../shared/errors';
-import type { RestoreMode, RestoreTarget } from '../../../shared/model';
+import type { RestoreTarget } from '../../../shared/model';
 import type { WorkspaceContext } from '../context';
 import { fault, faultArmed } from '../faults';
 import type { RestoreJournal, VisibilityChange } from '../journal';
