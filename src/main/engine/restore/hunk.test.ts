@@ -114,6 +114,21 @@ describe('hunk restore and revert', () => {
     expect(w.read()).toBe('a\nb\nc\nd\n');
   });
 
+  it("a file's last line without a newline: the editor's extra empty line is not a line of the file", async () => {
+    const w = await setup('a\n');
+    const prev = await w.step('prev', 'a\n');
+    const cp = await w.step('the step', 'a\nb');
+    // The editor sees ['a', ''] → ['a', 'b']: line 2 changed on both sides.
+    await w.engine.applyHunk({
+      from: prev,
+      to: cp,
+      path: 'a.txt',
+      hunk: { fromStart: 1, fromCount: 1, toStart: 1, toCount: 1 },
+      action: 'revert',
+    });
+    expect(w.read()).toBe('a\n');
+  });
+
   it('a hunk whose lines changed since is E_CONFLICT and nothing changes; bad ranges are refused', async () => {
     const w = await setup(lines(10));
     const prev = await w.step('prev', lines(10));

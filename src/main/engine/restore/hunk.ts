@@ -56,12 +56,12 @@ export async function applyHunkLocked(ctx: WorkspaceContext, req: HunkRequest): 
     target,
     codeTree: async (snapshotTree) => {
       const toLines = await linesAt(shadow, to ?? snapshotTree, rel);
-      checkRange(req.hunk, fromLines.length, toLines.length);
+      const h = withinLines(req.hunk, fromLines.length, toLines.length);
       const bringTo = req.action === 'restore' && to !== null;
       // base: the side the hunk changes; theirs: that side with only the hunk's lines from the other side.
       const [base, other, at, count, otherAt, otherCount] = bringTo
-        ? [fromLines, toLines, req.hunk.fromStart, req.hunk.fromCount, req.hunk.toStart, req.hunk.toCount]
-        : [toLines, fromLines, req.hunk.toStart, req.hunk.toCount, req.hunk.fromStart, req.hunk.fromCount];
+        ? [fromLines, toLines, h.fromStart, h.fromCount, h.toStart, h.toCount]
+        : [toLines, fromLines, h.toStart, h.toCount, h.fromStart, h.fromCount];
       const theirs = [...base.slice(0, at), ...other.slice(otherAt, otherAt + otherCount), ...base.slice(at + count)];
       const now = (await shadow.treeEntries(snapshotTree, [rel])).get(rel);
       const fileMode = now?.mode ?? (await shadow.treeEntries(to ?? from!, [rel])).get(rel)?.mode ?? '100644';
@@ -98,12 +98,22 @@ function join(lines: string[]): Buffer {
   return Buffer.from(lines.join(''), 'utf8');
 }
 
-function checkRange(h: HunkRange, fromLength: number, toLength: number): void {
-  const ok = (start: number, count: number, length: number): boolean =>
-    Number.isInteger(start) && Number.isInteger(count) && start >= 0 && count >= 0 && start + count <= length;
-  if (!ok(h.fromStart, h.fromCount, fromLength) || !ok(h.toStart, h.toCount, toLength))
+/**
+ * The hunk's ranges, checked against the two sides. An editor shows a file that ends in a newline with one
+ * more, empty, line: a range that reaches exactly one past the last line is cut to the lines there are.
+ */
+function withinLines(h: HunkRange, fromLength: number, toLength: number): HunkRange {
+  const fit = (start: number, count: number, length: number): number | null => {
+    if (!Number.isInteger(start) || !Number.isInteger(count) || start < 0 || count < 0) return null;
+    if (start + count <= length) return count;
+    return count > 0 && start + count === length + 1 ? count - 1 : null;
+  };
+  const fromCount = fit(h.fromStart, h.fromCount, fromLength);
+  const toCount = fit(h.toStart, h.toCount, toLength);
+  if (fromCount === null || toCount === null)
     throw new RetraceError(
       'E_INVALID_INPUT',
       `the hunk's lines are outside the file (${fromLength} line(s) before, ${toLength} after): reload the diff`,
     );
+  return { fromStart: h.fromStart, fromCount, toStart: h.toStart, toCount };
 }

@@ -84,6 +84,15 @@ export async function showPreviewFile(path: string): Promise<void> {
 
 export const closeRevertPreview = () => set({ preview: null, previewPath: null, previewFile: null });
 
+// A preview is of one checkpoint's step: another checkpoint, session or folder closes it.
+useStore.subscribe((now, before) => {
+  if (
+    get().preview &&
+    (now.selected !== before.selected || now.sessionId !== before.sessionId || now.workspace !== before.workspace)
+  )
+    closeRevertPreview();
+});
+
 /** Run the previewed revert; with conflicts, only as asked: git's conflict markers written (`merge`). */
 export async function confirmRevert(): Promise<void> {
   const s = useStore.getState();
