@@ -11,6 +11,7 @@
 import { RetraceError } from '../../../shared/errors';
 import type { HunkResult, RestoreTarget } from '../../../shared/model';
 import type { WorkspaceContext } from '../context';
+import { EMPTY_TREE } from '../git/objects';
 import { checkWorkspacePath } from '../paths';
 import { resolveCheckpoint, resolveCommit } from '../read/resolve';
 import { newRestoreId } from '../sessions/ids';
@@ -66,11 +67,14 @@ export async function applyHunkLocked(ctx: WorkspaceContext, req: HunkRequest): 
       const now = (await shadow.treeEntries(snapshotTree, [rel])).get(rel);
       const fileMode = now?.mode ?? (await shadow.treeEntries(to ?? from!, [rel])).get(rel)?.mode ?? '100644';
       const [baseBlob, theirsBlob] = await Promise.all([join(base), join(theirs)].map((b) => shadow.writeBlob(b)));
-      const [baseTree, theirsTree] = await Promise.all([
-        shadow.replaceInTree(snapshotTree, [{ path: rel, mode: fileMode, id: baseBlob! }]),
-        shadow.replaceInTree(snapshotTree, [{ path: rel, mode: fileMode, id: theirsBlob! }]),
-      ]);
-      const merged = await shadow.mergeTrees({ base: baseTree, ours: snapshotTree, theirs: theirsTree });
+      // Trees of this one file (the transaction writes only it): git's merge never reads the rest of the folder.
+      const oneFile = (id: string | undefined) =>
+        shadow.replaceInTree(EMPTY_TREE, id ? [{ path: rel, mode: fileMode, id }] : []);
+      const merged = await shadow.mergeTrees({
+        base: await oneFile(baseBlob),
+        ours: await oneFile(now?.id),
+        theirs: await oneFile(theirsBlob),
+      });
       if (merged.conflicts.length > 0)
         throw new RetraceError(
           'E_CONFLICT',
