@@ -78,6 +78,31 @@ test('Revert this step: preview, confirm, later step kept, then Undo', async ({ 
   expect(read('b.txt')).toBe('b2\n');
 });
 
+test('Revert this step with a conflict: the preview names it; confirming writes markers; Undo takes them out', async ({
+  page,
+}) => {
+  write('a.txt', lines(20, { 2: 'two (edited now)', 19: 'nineteen (step 3)' }));
+  await open(page);
+  await page.keyboard.press('ArrowLeft');
+  await page.getByRole('button', { name: 'Revert this step' }).click();
+  const preview = page.getByRole('region', { name: 'Revert preview' });
+  await expect(preview).toContainText('a.txt (1 conflicting hunk)');
+  await expect(preview.getByRole('button', { name: /^a\.txt .*conflict: 1 hunk/ })).toBeVisible();
+  expect(read('a.txt'), 'a preview changes nothing').toBe(
+    lines(20, { 2: 'two (edited now)', 19: 'nineteen (step 3)' }),
+  );
+
+  await preview.getByRole('button', { name: 'Confirm revert with conflict markers' }).click();
+  await expect(page.getByRole('status')).toContainText('conflict markers in a.txt');
+  expect(read('a.txt')).toMatch(/^<<<<<<< .*\ntwo \(edited now\)\n=======\nline 2\n>>>>>>> /m);
+  expect(read('b.txt')).toBe('b1\n');
+
+  await page.getByRole('status').getByRole('button', { name: 'Undo restore' }).click();
+  await expect(page.getByRole('status')).toContainText('Undid the revert');
+  expect(read('a.txt')).toBe(lines(20, { 2: 'two (edited now)', 19: 'nineteen (step 3)' }));
+  expect(read('b.txt')).toBe('b2\n');
+});
+
 test('Restore hunk: one hunk of "Since then" put back by keyboard, the other kept; Undo', async ({ page }) => {
   write('a.txt', lines(20, { 2: 'two (step 2)', 5: 'five (edited now)', 19: 'nineteen (step 3)' }));
   write('b.txt', 'b2\n');

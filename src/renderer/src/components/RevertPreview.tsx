@@ -50,7 +50,7 @@ export function RevertPreview() {
                 aria-pressed={previewPath === f.path}
                 onClick={() => void showPreviewFile(f.path)}
               >
-                {describeChange(f)}
+                {describeChange(f, conflicts.find((c) => c.path === f.path)?.hunks)}
               </button>
             </li>
           ))}
@@ -74,10 +74,11 @@ export function RevertPreview() {
   );
 }
 
-function describeChange(f: FileChange): string {
+function describeChange(f: FileChange, conflictHunks: number | undefined): string {
   const counts = f.binary ? 'binary' : `+${f.insertions} −${f.deletions}`;
   const name = f.oldPath ? `${f.oldPath} → ${f.path}` : f.path;
-  return `${name} · ${f.status} · ${counts}`;
+  const conflict = conflictHunks ? ` · conflict: ${plural(conflictHunks, 'hunk')}` : '';
+  return `${name} · ${f.status} · ${counts}${conflict}`;
 }
 
 /** The files now (before) and the merged result (after) of one file, in a read-only Monaco diff. */
