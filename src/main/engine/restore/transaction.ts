@@ -1,5 +1,5 @@
 /**
- * One restore transaction — a restore or an undo — in an order that a kill at any moment leaves recoverable:
+ * One restore transaction — a restore, a revert or an undo — in an order that a kill at any moment leaves recoverable:
  *
  *   safety snapshot → identities + free space + modes → safety commit + ref → journal → apply files (fsynced)
  *   → visibility events → ledger entry → clear journal
