@@ -39,6 +39,7 @@ import { resolveWorkspace } from './engine/workspace';
 import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
 import { resolveSide } from './usecases/compare';
 import { restoreAndFork } from './usecases/restore';
+import { applyHunk, revertStep } from './usecases/revert';
 
 export interface ServiceOptions {
   host: 'electron' | 'serve';
@@ -184,6 +185,21 @@ class Service implements RetraceService {
       },
       restores: async ({ workspace }) => (await this.engine(workspace)).restores(),
       status: async ({ workspace }) => (await this.engine(workspace)).status(),
+      revert: async ({ workspace, target, paths, dryRun, merge }) => {
+        const res = await revertStep(await this.engine(workspace), {
+          target,
+          dryRun,
+          merge,
+          ...(paths ? { paths } : {}),
+        });
+        if (!dryRun) this.emit({ type: 'restored', workspace, restore: res.restore });
+        return res;
+      },
+      applyHunk: async ({ workspace, ...req }) => {
+        const res = await applyHunk(await this.engine(workspace), req);
+        this.emit({ type: 'restored', workspace, restore: res.restore });
+        return res;
+      },
     };
   }
 
