@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { solidPng } from '../../test/helpers/png';
-import { isSvgText, sniffImageType } from './imageType';
+import { solidPng } from '../helpers/png';
+import { isSvgText, sniffImageType } from '../../src/shared/imageType';
 
 const bytes = (...xs: (number | string)[]) =>
   new Uint8Array(xs.flatMap((x) => (typeof x === 'string' ? [...Buffer.from(x, 'latin1')] : [x])));
