@@ -123,8 +123,13 @@ function Stacked(props: {
       <div className="image-frame">
         {mode === 'swipe' ? (
           <>
-            <img src={dataUrl(after)} alt={`After: ${sides.path}`} onLoad={measured('after')} />
-            {/* The old picture covers the left part, up to the slider. */}
+            {/* The old picture on the left of the slider, the new one on its right. */}
+            <img
+              src={dataUrl(after)}
+              alt={`After: ${sides.path}`}
+              onLoad={measured('after')}
+              style={{ clipPath: `inset(0 0 0 ${swipe}%)` }}
+            />
             <img
               src={dataUrl(before)}
               alt={`Before: ${sides.path}`}
