@@ -1,4 +1,5 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, makeWorkspace, tempHome } from '../../../test/helpers';
@@ -84,6 +85,12 @@ describe('openInEditor', () => {
       ok: false,
       error: { code: 'E_INVALID_INPUT' },
     });
+    // Never a path out of the folder, whichever way it is spelled.
+    symlinkSync(tmpdir(), join(root, 'out-link'));
+    for (const bad of ['../x.txt', '/etc/passwd', 'out-link/x.txt']) {
+      const r = await service.dispatch('openInEditor', { workspace, path: bad });
+      expect(r.ok).toBe(false);
+    }
     expect(opened).toHaveLength(1);
     await service.close();
   });
