@@ -46,10 +46,17 @@ export function BinaryImageDiff(props: {
 }) {
   const { file, contentKey, oldPath } = props;
   const images = useFiles((s) => (s.images && s.images.key === contentKey ? s.images : null));
+  // Again for a new answer under the same key too: "Since then" files changed on disk.
   useEffect(() => {
     if (contentKey) void loadImages(contentKey, file.path, oldPath);
-  }, [contentKey, file.path, oldPath]);
+  }, [contentKey, file, oldPath]);
   if (!images || (!images.sides && !images.error)) return <p className="diff-notice">Loading {file.path}…</p>;
+  if (images.error)
+    return (
+      <p className="diff-notice">
+        {props.notice} The pictures could not load: {images.error.message} ({images.error.code})
+      </p>
+    );
   if (!images.sides || (!shows(images.sides.before) && !shows(images.sides.after)))
     return <p className="diff-notice">{props.notice}</p>;
   return <ImageDiff key={contentKey} sides={images.sides} />;

@@ -6,7 +6,6 @@
 import { create } from 'zustand';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { ImageSides } from '../../../shared/model';
-import type { Result } from '../../../shared/result';
 import { api } from '../bridge';
 import { currentSides, useStore } from '.';
 
@@ -120,29 +119,44 @@ export async function openInEditor(path: string): Promise<void> {
 
 // ---------------------------------------------------------------- the Image diff's pictures
 
-const IMAGE_CACHE_MAX = 24;
-const imageCache = new Map<string, Promise<Result<ImageSides>>>();
+/** Pictures of checkpoint pairs kept in memory, by the characters of their base64 (oldest out first). */
+const IMAGE_CACHE_BUDGET = 64 * 1024 * 1024;
+const imageCache = new Map<string, { sides: ImageSides; weight: number }>();
+let imageCacheWeight = 0;
+
+const weigh = (s: ImageSides) => (s.before?.base64?.length ?? 0) + (s.after?.base64?.length ?? 0);
+
+function keep(key: string, sides: ImageSides): void {
+  const weight = weigh(sides);
+  if (weight > IMAGE_CACHE_BUDGET / 2 || imageCache.has(key)) return;
+  imageCache.set(key, { sides, weight });
+  imageCacheWeight += weight;
+  for (const [k, v] of imageCache) {
+    if (imageCacheWeight <= IMAGE_CACHE_BUDGET) break;
+    imageCache.delete(k);
+    imageCacheWeight -= v.weight;
+  }
+}
 
 /**
- * Load the pictures of `path` in the current comparison, for the content key `key`; anything compared with the
- * files now is asked for afresh (they may have changed), pairs of checkpoints are kept.
+ * Load the pictures of `path` in the current comparison, for the content key `key`. Anything compared with the
+ * files now is asked for afresh each time (they may have changed); pairs of checkpoints are kept, within a budget.
  */
 export async function loadImages(key: string, path: string, oldPath?: string): Promise<void> {
   const ws = useStore.getState().workspace;
   const sides = currentSides();
   if (!ws || !sides) return;
-  if (get().images?.key === key && get().images?.sides) return;
+  const cached = sides.to === 'working' ? undefined : imageCache.get(key);
+  if (cached) return set({ images: { key, sides: cached.sides, error: null } });
   set({ images: { key, sides: null, error: null } });
-  let p = sides.to === 'working' ? undefined : imageCache.get(key);
-  if (!p) {
-    p = api.fileImages({ workspace: ws.id, from: sides.from, to: sides.to, path, ...(oldPath ? { oldPath } : {}) });
-    if (sides.to !== 'working') {
-      imageCache.set(key, p);
-      if (imageCache.size > IMAGE_CACHE_MAX) imageCache.delete(imageCache.keys().next().value!);
-    }
-  }
-  const r = await p;
-  if (!r.ok) imageCache.delete(key);
+  const r = await api.fileImages({
+    workspace: ws.id,
+    from: sides.from,
+    to: sides.to,
+    path,
+    ...(oldPath ? { oldPath } : {}),
+  });
+  if (r.ok && sides.to !== 'working') keep(key, r.value);
   if (get().images?.key !== key) return; // another file was picked meanwhile
   set({ images: { key, sides: r.ok ? r.value : null, error: r.ok ? null : r.error } });
 }
