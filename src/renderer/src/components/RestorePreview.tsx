@@ -64,7 +64,7 @@ export function RestorePreview() {
         <ul aria-label="Files a restore would change" className="preview-files">
           {rows.map((r) => (
             <li key={r.path}>
-              <span className={`status-word status-${r.status}`}>{r.status}</span>{' '}
+              <span className={`preview-status status-${r.status}`}>{r.status}</span>{' '}
               <span className="path">{r.from ? `${r.from} → ${r.path}` : r.path}</span>{' '}
               {r.insertions !== null && (
                 <>
