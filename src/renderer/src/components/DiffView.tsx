@@ -5,7 +5,8 @@ import { markDiffShown } from '../perf';
 import { toggleInline, useStore } from '../store';
 import { toggleWordWrap, useFiles } from '../store/files';
 import { useDarkMode } from '../useColorScheme';
-import { BinaryImageDiff, ImageDiff, svgSides } from './ImageDiff';
+import { svgSides } from '../svgSides';
+import { BinaryImageDiff, ImageDiff } from './ImageDiff';
 
 /** The selected file's diff: Monaco side by side (or inline), or a plain notice for binary / oversized files. */
 export function DiffView() {

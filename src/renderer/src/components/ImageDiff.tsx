@@ -1,5 +1,4 @@
 import { useEffect, useState, type SyntheticEvent } from 'react';
-import { isSvgText } from '../../../shared/imageType';
 import type { FileContents, ImageSide, ImageSides } from '../../../shared/model';
 import { loadImages, setImageMode, setOnion, setSwipe, useFiles, type ImageMode } from '../store/files';
 
@@ -8,27 +7,6 @@ const MODES: { mode: ImageMode; label: string }[] = [
   { mode: 'swipe', label: 'Swipe' },
   { mode: 'onion', label: 'Onion skin' },
 ];
-
-/** An SVG file is text: its pictures come from the text the diff already has, never inlined into the page. */
-export function svgSides(file: FileContents): ImageSides | null {
-  if (file.binary || file.tooLarge) return null;
-  const isSvg = (t: string | null) => t !== null && isSvgText(t);
-  if (!isSvg(file.before) && !isSvg(file.after)) return null;
-  const side = (t: string | null): ImageSide | null => {
-    if (t === null) return null;
-    const bytes = new TextEncoder().encode(t);
-    return isSvgText(t)
-      ? { mime: 'image/svg+xml', size: bytes.length, base64: toBase64(bytes) }
-      : { mime: null, size: bytes.length };
-  };
-  return { path: file.path, before: side(file.before), after: side(file.after) };
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
 
 const shows = (s: ImageSide | null): s is ImageSide & { base64: string } => !!s?.mime && !!s.base64;
 // Shown through <img> only (a data: URL): an SVG's scripts never run there, and nothing of it enters the DOM.
