@@ -149,9 +149,10 @@ test.describe('big steps', () => {
       const files = changedFiles(page);
       await expect(files.getByRole('listitem').first()).toBeVisible();
       expect(await files.getByRole('listitem').count()).toBeLessThan(60);
+      // The current row's three: open the file, Copy path, Restore file (issue 12).
       const tabStops = files.locator('[tabindex="0"]');
-      await expect(tabStops).toHaveCount(2);
-      await expect(files.locator('[aria-current="true"] [tabindex="0"]')).toHaveCount(2);
+      await expect(tabStops).toHaveCount(3);
+      await expect(files.locator('[aria-current="true"] [tabindex="0"]')).toHaveCount(3);
       const current = files.locator('[role="listitem"][aria-current="true"]');
       await files.locator('.file-pick[tabindex="0"]').focus();
       await expect(current).toHaveAttribute('aria-posinset', '1');

@@ -128,9 +128,11 @@ test('open, scrub with the keys, read the diff, restore code / conversation / bo
   await expect(page.locator('.monaco-diff-editor .line-delete').first()).toBeVisible();
   expect(workers.some((u) => u.startsWith(new URL(served.url).origin) && /editor\.worker/.test(u))).toBe(true);
 
-  // A binary file gets a notice, not an editor; Inline switches the editor's layout.
+  // A picture shows as one (the Image diff), not as an editor; Inline switches the editor's layout.
   await files.getByRole('button', { name: /^logo\.png/ }).click();
-  await expect(page.getByText('logo.png is a binary file')).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Image diff' }).getByRole('img', { name: 'After: logo.png' }),
+  ).toBeVisible();
   await files.getByRole('button', { name: /^src\/greet\.js/ }).click();
   await expect(diffEditor(page)).toBeVisible();
   await shoot(page, 'main-light');

@@ -9,6 +9,7 @@
  *     pickFolder?: () => Promise<string|null>, // native dialog; absent → E_UNSUPPORTED
  *     recentWorkspaces?: () => Promise<string[]>, // default: <dataHome>/recent.json kept by openWorkspace
  *     watch?: boolean,                         // default true: push RetraceEvents when session logs change
+ *     openPath?: (abs) => Promise<string>,     // Electron's shell.openPath; absent → openInEditor E_UNSUPPORTED
  *   });
  *   await service.dispatch('timeline', rawArgs)  // → Result<…>: validates with requestSchemas, never throws
  *   service.subscribe((event) => …)              // → unsubscribe
@@ -38,6 +39,8 @@ import { mkdirPrivate, openPrivateHome, writeFilePrivate } from './engine/privat
 import { resolveWorkspace } from './engine/workspace';
 import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
 import { resolveSide } from './usecases/compare';
+import { imageSides } from './usecases/images';
+import { openInEditor, type OpenPath } from './usecases/openInEditor';
 import { restoreAndFork } from './usecases/restore';
 import { applyHunk, revertStep } from './usecases/revert';
 
@@ -48,6 +51,8 @@ export interface ServiceOptions {
   pickFolder?: () => Promise<string | null>;
   recentWorkspaces?: () => Promise<string[]>;
   watch?: boolean;
+  /** The desktop's "open with the default application" (Electron's shell.openPath); absent → E_UNSUPPORTED. */
+  openPath?: OpenPath;
 }
 
 export interface RetraceService {
@@ -199,6 +204,12 @@ class Service implements RetraceService {
         const res = await applyHunk(await this.engine(workspace), req);
         this.emit({ type: 'restored', workspace, restore: res.restore });
         return res;
+      },
+      fileImages: async ({ workspace, from, to, path, oldPath }) =>
+        imageSides(await this.engine(workspace), from, to, path, oldPath),
+      openInEditor: async ({ workspace, path }) => {
+        await openInEditor(await this.engine(workspace), path, this.opts.openPath);
+        return null;
       },
     };
   }

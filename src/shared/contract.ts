@@ -12,6 +12,7 @@ export { API_METHODS, EVENT_CHANNEL, ipcChannel, type ApiMethod } from './method
 import type {
   DiffSummary,
   FileContents,
+  ImageSides,
   Message,
   RestoreEntry,
   RestoreResult,
@@ -96,6 +97,16 @@ export const requestSchemas = {
     }),
     action: z.enum(['restore', 'revert']),
   }),
+  /** The two sides as pictures (the Image diff); sides that are no PNG/JPEG/GIF/WebP/SVG carry only their size. */
+  fileImages: z.object({
+    workspace: workspaceId,
+    from: hashOrNull,
+    to: side,
+    path: relPath,
+    oldPath: relPath.optional(),
+  }),
+  /** The desktop's default application opens the file; E_UNSUPPORTED under `retrace serve`. */
+  openInEditor: z.object({ workspace: workspaceId, path: relPath }),
   // `satisfies` on the literal: a method without a schema, or a schema without a method, fails to compile.
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
@@ -129,6 +140,8 @@ export interface ApiResults {
   status: WorkspaceStatus;
   revert: RevertResult;
   applyHunk: HunkResult;
+  fileImages: ImageSides;
+  openInEditor: null;
 }
 
 /** What the renderer sees (window.retrace in Electron, a WebSocket client under serve). */

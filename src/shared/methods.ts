@@ -19,6 +19,8 @@ export const API_METHODS = [
   'status',
   'revert',
   'applyHunk',
+  'fileImages',
+  'openInEditor',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

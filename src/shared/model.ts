@@ -128,6 +128,27 @@ export interface FileContents {
   tooLarge?: boolean;
 }
 
+/** The pictures the Image diff shows, as sniffed from their bytes (shared/imageType.ts). */
+export type ImageMime = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/svg+xml';
+
+/** One side of a file shown as a picture (the Image diff). */
+export interface ImageSide {
+  /** Sniffed from the bytes; null when they are not a PNG, JPEG, GIF, WebP or SVG. */
+  mime: ImageMime | null;
+  /** Size in bytes. */
+  size: number;
+  /** The bytes, base64; absent when not an image or over the image limit. */
+  base64?: string;
+  tooLarge?: boolean;
+}
+
+/** A file's two sides as pictures (null where the file does not exist on that side). */
+export interface ImageSides {
+  path: string;
+  before: ImageSide | null;
+  after: ImageSide | null;
+}
+
 export type RestoreMode = 'code' | 'conversation' | 'both';
 
 export interface RestoreTarget {

@@ -11,6 +11,7 @@ import {
   nativeTheme,
   protocol,
   session,
+  shell,
   type IpcMainInvokeEvent,
 } from 'electron';
 import { mkdirSync } from 'node:fs';
@@ -270,6 +271,7 @@ export function startApp(): void {
       host: 'electron',
       dataHome: resolveDataHome(),
       pickFolder: () => pickFolder(BrowserWindow.getFocusedWindow() ?? undefined),
+      openPath: (path) => shell.openPath(path),
     });
     registerIpc(ipcMain, {
       dispatch: (m, a) => service.dispatch(m, a),

@@ -22,16 +22,11 @@ export async function fileContents(
   path: string,
   oldPath?: string,
 ): Promise<FileContents> {
-  const rel = await checkWorkspacePath(ctx.ws.root, path);
-  const relOld = oldPath !== undefined ? await checkWorkspacePath(ctx.ws.root, oldPath) : rel;
-  const shadow = await ctx.shadow();
-  const before = from ? await shadow.readFile(from, relOld) : null;
-  const working = to === 'working' ? await readWorking(ctx.ws.root, rel) : null;
-  // A working file over the limit is never read (it may be gigabytes): it is shown as too large to inline.
-  const after = working === 'too-large' ? null : to === 'working' ? working : await shadow.readFile(to, rel);
+  const { rel, before, after: read } = await fileSides(ctx, from, to, path, oldPath, INLINE_LIMIT);
+  const after = read === 'too-large' ? null : read;
   const sides = [before, after].filter((x): x is { bytes: Buffer } => x !== null);
   const binary = sides.some((x) => isBinaryFileSync(x.bytes, x.bytes.length));
-  const tooLarge = working === 'too-large' || sides.some((x) => x.bytes.length > INLINE_LIMIT);
+  const tooLarge = read === 'too-large' || sides.some((x) => x.bytes.length > INLINE_LIMIT);
   const text = (x: { bytes: Buffer } | null): string | null =>
     x === null || binary || tooLarge ? null : x.bytes.toString('utf8');
   const out: FileContents = { path: rel, binary, before: text(before), after: text(after) };
@@ -39,7 +34,27 @@ export async function fileContents(
   return out;
 }
 
-async function readWorking(root: string, rel: string): Promise<{ bytes: Buffer } | 'too-large' | null> {
+/**
+ * One file's bytes on both sides (null where it does not exist), its path checked. A working file over
+ * `workingLimit` is never read (it may be gigabytes): 'too-large'.
+ */
+export async function fileSides(
+  ctx: Pick<WorkspaceContext, 'ws' | 'shadow'>,
+  from: string | null,
+  to: string | 'working',
+  path: string,
+  oldPath: string | undefined,
+  workingLimit: number,
+): Promise<{ rel: string; before: { bytes: Buffer } | null; after: { bytes: Buffer } | 'too-large' | null }> {
+  const rel = await checkWorkspacePath(ctx.ws.root, path);
+  const relOld = oldPath !== undefined ? await checkWorkspacePath(ctx.ws.root, oldPath) : rel;
+  const shadow = await ctx.shadow();
+  const before = from ? await shadow.readFile(from, relOld) : null;
+  const after = to === 'working' ? await readWorking(ctx.ws.root, rel, workingLimit) : await shadow.readFile(to, rel);
+  return { rel, before, after };
+}
+
+async function readWorking(root: string, rel: string, limit: number): Promise<{ bytes: Buffer } | 'too-large' | null> {
   // Never captured (any .git, node_modules, secrets), so never shown either.
   if (isHardExcluded(rel)) return null;
   const full = join(root, rel);
@@ -51,7 +66,7 @@ async function readWorking(root: string, rel: string): Promise<{ bytes: Buffer }
   }
   if (st.isSymbolicLink()) return { bytes: Buffer.from(await readlink(full, { encoding: 'buffer' })) };
   if (!st.isFile()) return null;
-  if (st.size > INLINE_LIMIT) return 'too-large';
+  if (st.size > limit) return 'too-large';
   try {
     return { bytes: await readFile(full) };
   } catch {

@@ -1,11 +1,14 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { FileContents } from '../../../shared/model';
 import { languageForPath, monaco, quietMonacoAlerts } from '../monaco';
 import { markDiffShown } from '../perf';
 import { toggleInline, useStore } from '../store';
+import { toggleWordWrap, useFiles } from '../store/files';
 import { setLineChanges } from '../store/revert';
 import { HunkActions } from './HunkActions';
 import { useDarkMode } from '../useColorScheme';
+import { svgSides } from '../svgSides';
+import { BinaryImageDiff, ImageDiff } from './ImageDiff';
 
 /** The selected file's diff: Monaco side by side (or inline), or a plain notice for binary / oversized files. */
 export function DiffView() {
@@ -16,6 +19,8 @@ export function DiffView() {
   const inline = useStore((s) => s.inline);
   const hasCheckpoint = useStore((s) => s.selected >= 0);
   const diffError = useStore((s) => s.diffError);
+  const oldPath = useStore((s) => s.summary?.files.find((f) => f.path === s.selectedPath)?.oldPath);
+  const wordWrap = useFiles((s) => s.wordWrap);
   const dark = useDarkMode();
 
   useEffect(() => {
@@ -23,21 +28,25 @@ export function DiffView() {
   }, [dark]);
 
   let notice: string | null = null;
+  // A binary file may be a picture: the Image diff shows it, or falls back to this notice.
+  let binaryNotice: string | null = null;
   if (!hasCheckpoint) notice = 'No checkpoint selected: this session has no checkpoints yet.';
   else if (diffError && (!summary || !file))
     notice = `Could not load the diff: ${diffError.message} (${diffError.code})`;
   else if (!summary) notice = 'Loading the diff…';
   else if (summary.files.length === 0) notice = 'No files changed in this comparison.';
   else if (!file) notice = `Loading ${selectedPath ?? ''}…`;
-  else if (file.binary) notice = `${file.path} is a binary file: no text diff to show.`;
+  else if (file.binary) binaryNotice = `${file.path} is a binary file: no text diff to show.`;
   else if (file.tooLarge) notice = `${file.path} is too large to show here.`;
+  const showEditor = notice === null && binaryNotice === null && file !== null;
+  // An SVG is text and a picture: both show.
+  const svg = useMemo(() => (showEditor && file ? svgSides(file) : null), [showEditor, file]);
 
   // A notice is the "diff shown" for binary and oversized files.
   useEffect(() => {
     if (summary && (summary.files.length === 0 || file?.binary || file?.tooLarge)) markDiffShown();
   }, [summary, file]);
 
-  const showEditor = notice === null && file !== null;
   return (
     <div className="diff-pane">
       <Provenance />
@@ -46,10 +55,23 @@ export function DiffView() {
         <button type="button" className="toggle" aria-pressed={inline} onClick={toggleInline}>
           Inline
         </button>
+        <button type="button" className="toggle" aria-pressed={wordWrap} onClick={toggleWordWrap}>
+          Word wrap
+        </button>
       </div>
+      {binaryNotice !== null && file && (
+        <BinaryImageDiff file={file} contentKey={fileKey} notice={binaryNotice} {...(oldPath ? { oldPath } : {})} />
+      )}
       {notice !== null && <p className="diff-notice">{notice}</p>}
       {notice === null && <HunkActions />}
-      <MonacoDiff visible={showEditor} file={showEditor ? file : null} contentKey={fileKey} inline={inline} />
+      {svg && <ImageDiff key={fileKey} sides={svg} />}
+      <MonacoDiff
+        visible={showEditor}
+        file={showEditor ? file : null}
+        contentKey={fileKey}
+        inline={inline}
+        wordWrap={wordWrap}
+      />
     </div>
   );
 }
@@ -76,6 +98,7 @@ function MonacoDiff(props: {
   file: FileContents | null;
   contentKey: string | null;
   inline: boolean;
+  wordWrap: boolean;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
@@ -136,6 +159,10 @@ function MonacoDiff(props: {
     // empty side's one line as a removed (or added) line, a phantom "1 −" / "1 +".
     editor.current?.updateOptions({ renderSideBySide: !props.inline || oneSide !== null });
   }, [props.inline, oneSide]);
+
+  useEffect(() => {
+    editor.current?.updateOptions({ wordWrap: props.wordWrap ? 'on' : 'off' });
+  }, [props.wordWrap]);
 
   // Swap models only when a different answer arrives (the same key can come back with new content after a
   // restore, when "working" changed).

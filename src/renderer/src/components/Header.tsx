@@ -2,6 +2,7 @@ import { formatBytes } from '../format';
 import { previewRestore, restore, selectSession, toggleRestores, useStore } from '../store';
 import { RESTORES_BUTTON_ID } from './RestoresPanel';
 import { RevertStepButton } from './RevertPreview';
+import { PREVIEW_BUTTON_ID } from './RestorePreview';
 
 export function Header() {
   const workspace = useStore((s) => s.workspace);
@@ -37,7 +38,7 @@ export function Header() {
         {status ? `Storage ${formatBytes(status.storageBytes)}` : ''}
       </span>
       <div className="actions">
-        <button type="button" onClick={() => void previewRestore()} disabled={!canAct}>
+        <button type="button" id={PREVIEW_BUTTON_ID} onClick={() => void previewRestore()} disabled={!canAct}>
           Preview restore
         </button>
         <button type="button" className="primary" onClick={() => void restore('code')} disabled={!canAct}>

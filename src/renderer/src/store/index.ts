@@ -24,6 +24,7 @@ import type {
 } from '../../../shared/model';
 import type { Result } from '../../../shared/result';
 import { api } from '../bridge';
+import { firstFile } from '../fileTree';
 import { markDataReady, markDiffRequested } from '../perf';
 import { isConnectionError } from '../wsClient';
 import {
@@ -308,6 +309,9 @@ export function toggleShowHidden(): void {
 
 // ---------------------------------------------------------------- selection and diff
 
+/** The selected checkpoint's comparison: its two sides (for other stores, e.g. store/files.ts). */
+export const currentSides = () => diffSides(get(), get().selected);
+
 export function diffSides(s: State, index: number): { from: Hash | null; to: DiffSide } | null {
   const cp = s.checkpoints[index];
   if (!cp) return null;
@@ -375,7 +379,7 @@ async function refreshDiff(opts: { keepFile: boolean }): Promise<void> {
   }
   if (sides.from === null && s.compare === 'step') noteBaseline(sides.to, summary);
   const previous = opts.keepFile ? get().selectedPath : null;
-  const path = summary.files.some((f) => f.path === previous) ? previous : (summary.files[0]?.path ?? null);
+  const path = summary.files.some((f) => f.path === previous) ? previous : (firstFile(summary.files)?.path ?? null);
   set({ summary, selectedPath: path });
   await showFile(path);
   prefetchNeighbours();
@@ -437,7 +441,7 @@ function prefetchNeighbours(): void {
     const sides = diffSides(s, i);
     if (!sides) continue;
     void loadSummary(ws.id, sides.from, sides.to).then((r) => {
-      const first = r.ok ? r.value.files[0] : undefined;
+      const first = r.ok ? firstFile(r.value.files) : undefined;
       if (first && !first.binary) void loadContents(ws.id, sides.from, sides.to, first.path, first.oldPath);
     });
   }
