@@ -9,6 +9,8 @@
  *     pickFolder?: () => Promise<string|null>, // native dialog; absent → E_UNSUPPORTED
  *     recentWorkspaces?: () => Promise<string[]>, // default: <dataHome>/recent.json kept by openWorkspace
  *     watch?: boolean,                         // default true: push RetraceEvents when session logs change
+ *     env?: NodeJS.ProcessEnv,                 // where agents keep sessions (discover); default process.env
+ *     recordQuietMs?: number,                  // "Record changes": quiet before a checkpoint (watcher default)
  *   });
  *   await service.dispatch('timeline', rawArgs)  // → Result<…>: validates with requestSchemas, never throws
  *   service.subscribe((event) => …)              // → unsubscribe
@@ -20,7 +22,7 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { readFile, rename } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import {
   API_METHODS,
   requestSchemas,
@@ -37,7 +39,11 @@ import { resolveDataHome } from './engine/dataHome';
 import { mkdirPrivate, openPrivateHome, writeFilePrivate } from './engine/privateFs';
 import { resolveWorkspace } from './engine/workspace';
 import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
+import { newSessionId } from './engine/sessions/ids';
 import { resolveSide } from './usecases/compare';
+import { discoverSessions, importDiscovered } from './usecases/discover';
+import { publicSettings, readFolderSettings, writeFolderSettings } from './usecases/folderSettings';
+import { ChangeRecorders } from './usecases/recordChanges';
 import { restoreAndFork } from './usecases/restore';
 
 export interface ServiceOptions {
@@ -47,6 +53,8 @@ export interface ServiceOptions {
   pickFolder?: () => Promise<string | null>;
   recentWorkspaces?: () => Promise<string[]>;
   watch?: boolean;
+  env?: NodeJS.ProcessEnv;
+  recordQuietMs?: number;
 }
 
 export interface RetraceService {
@@ -73,9 +81,17 @@ class Service implements RetraceService {
   private readonly listeners = new Set<(e: RetraceEvent) => void>();
   private readonly watchers = new Map<string, FSWatcher[]>();
   private readonly diffCache = new Map<string, DiffSummary>();
+  /** Workspace id → the folder as first given (an agent may have recorded that spelling, not the real path). */
+  private readonly givenPaths = new Map<string, string>();
+  /** Workspace id → the import of found sessions running there (imports of one folder run one after another). */
+  private readonly importing = new Map<string, Promise<unknown>>();
+  private readonly recorders: ChangeRecorders;
 
   constructor(private readonly opts: ServiceOptions) {
     this.dataHome = opts.dataHome ?? resolveDataHome();
+    this.recorders = new ChangeRecorders({
+      ...(opts.recordQuietMs !== undefined ? { quietMs: opts.recordQuietMs } : {}),
+    });
     this.handlers = this.makeHandlers();
   }
 
@@ -101,6 +117,7 @@ class Service implements RetraceService {
   }
 
   async close(): Promise<void> {
+    await this.recorders.stopAll();
     for (const list of this.watchers.values()) for (const w of list) w.close();
     this.watchers.clear();
     this.listeners.clear();
@@ -184,7 +201,88 @@ class Service implements RetraceService {
       },
       restores: async ({ workspace }) => (await this.engine(workspace)).restores(),
       status: async ({ workspace }) => (await this.engine(workspace)).status(),
+      discover: async ({ workspace }) => discoverSessions(this.discoverOptions(await this.engine(workspace))),
+      importFound: async ({ workspace, session }) => this.importFound(workspace, session),
+      folderSettings: async ({ workspace }) => this.folderSettings(workspace),
+      setFolderSettings: async (req) => this.setFolderSettings(req),
     };
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Found sessions and "Record changes" (issue 13)
+
+  private discoverOptions(engine: WorkspaceEngine) {
+    const given = this.givenPaths.get(engine.ws.id);
+    return { ws: engine.ws, given: given ? [given] : [], env: this.opts.env ?? process.env };
+  }
+
+  /** The same import as `retrace discover --import`, one folder's imports one after another, with progress events. */
+  private async importFound(workspace: string, session: string | undefined) {
+    const engine = await this.engine(workspace);
+    const before = this.importing.get(workspace) ?? Promise.resolve();
+    const run = before
+      .catch(() => {})
+      .then(async () => {
+        const results = await importDiscovered({
+          ...this.discoverOptions(engine),
+          dataHome: this.dataHome,
+          ...(session !== undefined ? { only: session } : {}),
+          onProgress: (done, total, current) =>
+            this.emit({
+              type: 'import-progress',
+              workspace,
+              done,
+              total,
+              title: current ? current.title || current.id : null,
+            }),
+        });
+        if (session !== undefined && results.length === 0)
+          throw new RetraceError('E_UNKNOWN_SESSION', `no agent session ${session} was found for ${engine.ws.root}`);
+        if (results.some((r) => r.action === 'imported' || r.action === 'updated'))
+          this.emit({ type: 'sessions-changed', workspace });
+        return results;
+      });
+    this.importing.set(workspace, run);
+    try {
+      return await run;
+    } finally {
+      if (this.importing.get(workspace) === run) this.importing.delete(workspace);
+    }
+  }
+
+  /** What is stored, except that "Record changes" says whether the watcher runs now (it may have failed to start). */
+  private async folderSettings(workspace: string) {
+    const engine = await this.engine(workspace);
+    const stored = await readFolderSettings(engine.ws.dir);
+    return { ...publicSettings(stored), recordChanges: this.recorders.isOn(workspace) };
+  }
+
+  private async setFolderSettings({ workspace, alwaysImport, recordChanges }: ApiParsedRequest<'setFolderSettings'>) {
+    const { ws } = await this.engine(workspace);
+    const stored = await readFolderSettings(ws.dir);
+    const watchSession = stored.watchSession ?? newSessionId();
+    // Started before it is saved: a folder that cannot be watched is refused (E_UNSUPPORTED) and stays off.
+    if (recordChanges === true) await this.recorders.start(ws, watchSession);
+    await writeFolderSettings(ws.dir, {
+      ...(alwaysImport !== undefined ? { alwaysImport } : {}),
+      ...(recordChanges !== undefined ? { recordChanges } : {}),
+      ...(recordChanges === true ? { watchSession } : {}),
+    });
+    if (recordChanges === false) await this.recorders.stop(workspace);
+    const settings = await this.folderSettings(workspace);
+    this.emit({ type: 'folder-settings', workspace, settings });
+    return settings;
+  }
+
+  /** A folder whose "Record changes" was left on records again as soon as it is opened (best effort). */
+  private async resumeRecording(ws: WorkspaceEngine['ws']): Promise<void> {
+    const stored = await readFolderSettings(ws.dir);
+    if (!stored.recordChanges) return;
+    try {
+      await this.recorders.start(ws, stored.watchSession ?? newSessionId());
+    } catch {
+      // Cannot watch (inotify limit…): the folder still opens; folderSettings reports it off.
+    }
   }
 
   private async timeline(req: ApiParsedRequest<'timeline'>) {
@@ -217,6 +315,8 @@ class Service implements RetraceService {
         new WorkspaceEngine(ws, { actor: this.opts.host === 'serve' ? 'retrace serve' : 'Retrace app' }),
       );
       if (this.opts.watch !== false) await this.watchWorkspace(ws.id, ws.dir);
+      this.givenPaths.set(ws.id, resolvePath(path));
+      await this.resumeRecording(ws);
     }
     await this.rememberRecent(ws.root);
     return { id: ws.id, root: ws.root, name: ws.name };

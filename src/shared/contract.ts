@@ -12,6 +12,9 @@ export { API_METHODS, EVENT_CHANNEL, ipcChannel, type ApiMethod } from './method
 import type {
   DiffSummary,
   FileContents,
+  FolderSettings,
+  FoundImportResult,
+  FoundSessionInfo,
   Message,
   RestoreEntry,
   RestoreResult,
@@ -71,6 +74,23 @@ export const requestSchemas = {
   undo: z.object({ workspace: workspaceId, restore: restoreId.optional() }),
   restores: z.object({ workspace: workspaceId }),
   status: z.object({ workspace: workspaceId }),
+  /** The agents' sessions recorded for this folder (`retrace discover`). */
+  discover: z.object({ workspace: workspaceId }),
+  /** Import one found session (its id, or `agent:id`), or every new and changed one (`retrace discover --import`). */
+  importFound: z.object({
+    workspace: workspaceId,
+    session: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,200}$/, 'not a session id')
+      .optional(),
+  }),
+  folderSettings: z.object({ workspace: workspaceId }),
+  /** Change what is given; "Record changes" on starts the folder's watcher, off stops it. */
+  setFolderSettings: z.object({
+    workspace: workspaceId,
+    alwaysImport: z.boolean().optional(),
+    recordChanges: z.boolean().optional(),
+  }),
   // `satisfies` on the literal: a method without a schema, or a schema without a method, fails to compile.
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
@@ -102,6 +122,10 @@ export interface ApiResults {
   undo: UndoResult;
   restores: RestoreEntry[];
   status: WorkspaceStatus;
+  discover: FoundSessionInfo[];
+  importFound: FoundImportResult[];
+  folderSettings: FolderSettings;
+  setFolderSettings: FolderSettings;
 }
 
 /** What the renderer sees (window.retrace in Electron, a WebSocket client under serve). */
