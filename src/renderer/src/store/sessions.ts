@@ -157,11 +157,15 @@ export const dismissFound = () => set({ foundOpen: false });
 
 export async function changeSettings(change: Partial<FolderSettings>): Promise<void> {
   const ws = get().workspace;
-  if (!ws || get().settingsBusy) return;
-  set({ settingsBusy: true });
+  const before = get().settings;
+  if (!ws || !before || get().settingsBusy) return;
+  // "Always import" shows at once; "Record changes" shows on only once the watcher runs (an edit made as soon as
+  // the switch says on is recorded). The answer, or a refusal (a folder that cannot be watched), has the last word.
+  const { recordChanges: _wait, ...shownNow } = change;
+  set({ settingsBusy: true, settings: { ...before, ...shownNow } });
   try {
     const settings = take(await api.setFolderSettings({ workspace: ws, ...change }));
-    if (settings && get().workspace === ws) set({ settings });
+    if (get().workspace === ws) set({ settings: settings ?? before });
   } finally {
     set({ settingsBusy: false });
   }
