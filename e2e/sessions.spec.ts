@@ -86,6 +86,12 @@ test('the Session list shows each session with its agent, title, date and counts
     await expect(sessionList(page)).toHaveCount(0);
     await expect(sessionsButton(page)).toBeFocused();
 
+    // Tab leaves the list (one stop in it) and closes it.
+    await sessionsButton(page).click();
+    await expect(sessionList(page)).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(sessionList(page)).toHaveCount(0);
+
     // A click picks one too.
     await sessionsButton(page).click();
     await sessionList(page)

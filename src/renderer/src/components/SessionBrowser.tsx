@@ -63,7 +63,14 @@ export function SessionBrowser() {
   };
 
   return (
-    <div className="session-browser" ref={root}>
+    <div
+      className="session-browser"
+      ref={root}
+      onBlur={(e) => {
+        // Tab out of the list closes it, as a click elsewhere does.
+        if (open && !root.current?.contains(e.relatedTarget as Node | null)) closeBrowser();
+      }}
+    >
       <button
         type="button"
         id={BUTTON_ID}
@@ -93,6 +100,8 @@ export function SessionBrowser() {
                   type="button"
                   className="session-item"
                   data-session={s.id}
+                  // One stop for Tab (the open session's entry); the arrows move within the list.
+                  tabIndex={s.id === (current?.id ?? sorted[0]?.id) ? 0 : -1}
                   onClick={() => {
                     void pickSession(s.id);
                     focusButton();
