@@ -10,7 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentHomeEnv, writeClaudeSession, writeGeminiChat } from '../test/helpers/agentHome';
+import { agentHomeEnv, writeBrokenGeminiChat, writeClaudeSession, writeGeminiChat } from '../test/helpers/agentHome';
 import { cli, serve, tempWorld, type TempWorld } from './support/retrace';
 
 const CLAUDE = 'c1a0de00-0000-4000-8000-00000000e2e1';
@@ -139,6 +139,27 @@ test('found sessions are offered when the folder opens; Import brings one in; Al
     await expect(sessionList(page)).toContainText('Add a greeting');
     await page.keyboard.press('Escape');
     await expect(found(page)).toHaveCount(0);
+  } finally {
+    await served.stop();
+  }
+});
+
+test('Import all: what can be imported is; a transcript that cannot is the alert with its code and stays offered', async ({
+  page,
+}) => {
+  writeClaudeSession(world.env, world.dir, CLAUDE, 'Add a greeting', 1);
+  writeBrokenGeminiChat(world.env, world.dir, GEMINI);
+  const served = await serve(world);
+  try {
+    await page.goto(served.url);
+    const rows = found(page).getByRole('listitem');
+    await expect(rows).toHaveCount(2);
+    await found(page).getByRole('button', { name: 'Import all' }).click();
+    await expect(page.getByRole('alert')).toContainText('E_IMPORT');
+    await expect(page.getByRole('alert')).toContainText('not a Gemini CLI chat');
+    await expect(currentSession(page)).toContainText('Add a greeting');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.locator('.agent-badge')).toHaveText('Gemini');
   } finally {
     await served.stop();
   }

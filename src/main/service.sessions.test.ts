@@ -8,7 +8,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, makeWorkspace, tempDir, tempHome } from '../../test/helpers';
-import { agentHomeEnv, writeClaudeSession, writeGeminiChat } from '../../test/helpers/agentHome';
+import { agentHomeEnv, writeBrokenGeminiChat, writeClaudeSession, writeGeminiChat } from '../../test/helpers/agentHome';
 import type { ApiMethod, ApiResults } from '../shared/contract';
 import type { RetraceEvent } from '../shared/model';
 import { createService, type RetraceService } from './service';
@@ -117,6 +117,21 @@ describe('service: found sessions', () => {
     ]);
     expect([...a, ...b].map((r) => r.action).sort()).toEqual(['imported', 'unchanged']);
     expect(await call(service, 'listSessions', { workspace })).toHaveLength(1);
+    await service.close();
+  });
+
+  it('a transcript that cannot be imported is reported with its code; the others are imported all the same', async () => {
+    const { root, env, home } = world();
+    writeClaudeSession(env, root, CLAUDE, 'Fine', 1);
+    writeBrokenGeminiChat(env, root, GEMINI);
+    const service = createService({ host: 'serve', dataHome: home, env, watch: false });
+    const { id: workspace } = await call(service, 'openWorkspace', { path: root });
+    const results = await call(service, 'importFound', { workspace });
+    expect(results.map((r) => [r.id, r.action, r.error?.code]).sort()).toEqual([
+      [GEMINI, 'failed', 'E_IMPORT'],
+      [CLAUDE, 'imported', undefined],
+    ]);
+    expect((await call(service, 'discover', { workspace })).find((s) => s.id === GEMINI)!.imported).toBe(false);
     await service.close();
   });
 

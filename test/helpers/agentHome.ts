@@ -126,3 +126,13 @@ export function writeGeminiChat(
   );
   return file;
 }
+
+/** A file where Gemini CLI keeps this folder's chats that is not a chat (no messages array): its import fails. */
+export function writeBrokenGeminiChat(env: AgentEnv, ws: string, sessionId: string): string {
+  const hash = createHash('sha256').update(ws).digest('hex');
+  const dir = join(env.GEMINI_CLI_HOME!, '.gemini', 'tmp', hash, 'chats');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `session-2025-11-22T08-00-${sessionId.slice(0, 8)}.json`);
+  writeFileSync(file, JSON.stringify({ sessionId, projectHash: hash, messages: 'not a list' }));
+  return file;
+}
