@@ -79,9 +79,15 @@ test('the Session list shows each session with its agent, title, date and counts
     await expect(currentSession(page)).toContainText('Add a greeting');
     await expect(timeline(page)).toContainText('Done: Add a greeting');
 
-    // Escape closes and gives the focus back to the button.
+    // In the open list, j/k and ←/→ are the list's: the checkpoint stays. Escape closes, focus back on the button.
+    const slider = page.getByRole('slider', { name: 'Checkpoints' });
+    const at = await slider.inputValue();
     await sessionsButton(page).click();
     await expect(sessionList(page).getByRole('listitem').nth(1).getByRole('button')).toBeFocused();
+    await page.keyboard.press('k');
+    await page.keyboard.press('ArrowLeft');
+    await expect(sessionList(page)).toBeVisible();
+    await expect(slider).toHaveValue(at);
     await page.keyboard.press('Escape');
     await expect(sessionList(page)).toHaveCount(0);
     await expect(sessionsButton(page)).toBeFocused();
