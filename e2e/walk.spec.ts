@@ -94,7 +94,7 @@ test('open, scrub with the keys, read the diff, restore code / conversation / bo
   await page.goto(served.url);
   await expect(timeline(page)).toBeVisible();
   await expect(items(page)).toHaveCount(6);
-  await expect(page.getByRole('combobox', { name: 'Sessions' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sessions', exact: true })).toBeVisible();
   await expect(page.getByText(world.dir.split('/').pop()!, { exact: false }).first()).toBeVisible();
   // The newest checkpoint is selected; its row shows the short hash and what changed.
   await expectSelected(page, 2);

@@ -10,6 +10,8 @@
  *     recentWorkspaces?: () => Promise<string[]>, // default: <dataHome>/recent.json kept by openWorkspace
  *     watch?: boolean,                         // default true: push RetraceEvents when session logs change
  *     openPath?: (abs) => Promise<string>,     // Electron's shell.openPath; absent → openInEditor E_UNSUPPORTED
+ *     env?: NodeJS.ProcessEnv,                 // where agents keep sessions (discover); default process.env
+ *     recordQuietMs?: number,                  // "Record changes": quiet before a checkpoint (watcher default)
  *   });
  *   await service.dispatch('timeline', rawArgs)  // → Result<…>: validates with requestSchemas, never throws
  *   service.subscribe((event) => …)              // → unsubscribe
@@ -21,7 +23,7 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { readFile, rename } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import {
   API_METHODS,
   requestSchemas,
@@ -38,9 +40,13 @@ import { resolveDataHome } from './engine/dataHome';
 import { mkdirPrivate, openPrivateHome, writeFilePrivate } from './engine/privateFs';
 import { resolveWorkspace } from './engine/workspace';
 import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
+import { newSessionId } from './engine/sessions/ids';
 import { resolveSide } from './usecases/compare';
 import { imageSides } from './usecases/images';
 import { openInEditor, type OpenPath } from './usecases/openInEditor';
+import { discoverSessions, importDiscovered } from './usecases/discover';
+import { publicSettings, readFolderSettings, writeFolderSettings } from './usecases/folderSettings';
+import { ChangeRecorders } from './usecases/recordChanges';
 import { restoreAndFork } from './usecases/restore';
 import { applyHunk, revertStep } from './usecases/revert';
 
@@ -53,6 +59,8 @@ export interface ServiceOptions {
   watch?: boolean;
   /** The desktop's "open with the default application" (Electron's shell.openPath); absent → E_UNSUPPORTED. */
   openPath?: OpenPath;
+  env?: NodeJS.ProcessEnv;
+  recordQuietMs?: number;
 }
 
 export interface RetraceService {
@@ -79,9 +87,17 @@ class Service implements RetraceService {
   private readonly listeners = new Set<(e: RetraceEvent) => void>();
   private readonly watchers = new Map<string, FSWatcher[]>();
   private readonly diffCache = new Map<string, DiffSummary>();
+  /** Workspace id → the folder as first given (an agent may have recorded that spelling, not the real path). */
+  private readonly givenPaths = new Map<string, string>();
+  /** Workspace id → the import of found sessions running there (imports of one folder run one after another). */
+  private readonly importing = new Map<string, Promise<unknown>>();
+  private readonly recorders: ChangeRecorders;
 
   constructor(private readonly opts: ServiceOptions) {
     this.dataHome = opts.dataHome ?? resolveDataHome();
+    this.recorders = new ChangeRecorders({
+      ...(opts.recordQuietMs !== undefined ? { quietMs: opts.recordQuietMs } : {}),
+    });
     this.handlers = this.makeHandlers();
   }
 
@@ -107,6 +123,7 @@ class Service implements RetraceService {
   }
 
   async close(): Promise<void> {
+    await this.recorders.stopAll();
     for (const list of this.watchers.values()) for (const w of list) w.close();
     this.watchers.clear();
     this.listeners.clear();
@@ -211,7 +228,88 @@ class Service implements RetraceService {
         await openInEditor(await this.engine(workspace), path, this.opts.openPath);
         return null;
       },
+      discover: async ({ workspace }) => discoverSessions(this.discoverOptions(await this.engine(workspace))),
+      importFound: async ({ workspace, session }) => this.importFound(workspace, session),
+      folderSettings: async ({ workspace }) => this.folderSettings(workspace),
+      setFolderSettings: async (req) => this.setFolderSettings(req),
     };
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Found sessions and "Record changes" (issue 13)
+
+  private discoverOptions(engine: WorkspaceEngine) {
+    const given = this.givenPaths.get(engine.ws.id);
+    return { ws: engine.ws, given: given ? [given] : [], env: this.opts.env ?? process.env };
+  }
+
+  /** The same import as `retrace discover --import`, one folder's imports one after another, with progress events. */
+  private async importFound(workspace: string, session: string | undefined) {
+    const engine = await this.engine(workspace);
+    const before = this.importing.get(workspace) ?? Promise.resolve();
+    const run = before
+      .catch(() => {})
+      .then(async () => {
+        const results = await importDiscovered({
+          ...this.discoverOptions(engine),
+          dataHome: this.dataHome,
+          ...(session !== undefined ? { only: session } : {}),
+          onProgress: (done, total, current) =>
+            this.emit({
+              type: 'import-progress',
+              workspace,
+              done,
+              total,
+              title: current ? current.title || current.id : null,
+            }),
+        });
+        if (session !== undefined && results.length === 0)
+          throw new RetraceError('E_UNKNOWN_SESSION', `no agent session ${session} was found for ${engine.ws.root}`);
+        if (results.some((r) => r.action === 'imported' || r.action === 'updated'))
+          this.emit({ type: 'sessions-changed', workspace });
+        return results;
+      });
+    this.importing.set(workspace, run);
+    try {
+      return await run;
+    } finally {
+      if (this.importing.get(workspace) === run) this.importing.delete(workspace);
+    }
+  }
+
+  /** What is stored, except that "Record changes" says whether the watcher runs now (it may have failed to start). */
+  private async folderSettings(workspace: string) {
+    const engine = await this.engine(workspace);
+    const stored = await readFolderSettings(engine.ws.dir);
+    return { ...publicSettings(stored), recordChanges: this.recorders.isOn(workspace) };
+  }
+
+  private async setFolderSettings({ workspace, alwaysImport, recordChanges }: ApiParsedRequest<'setFolderSettings'>) {
+    const { ws } = await this.engine(workspace);
+    const stored = await readFolderSettings(ws.dir);
+    const watchSession = stored.watchSession ?? newSessionId();
+    // Started before it is saved: a folder that cannot be watched is refused (E_UNSUPPORTED) and stays off.
+    if (recordChanges === true) await this.recorders.start(ws, watchSession);
+    await writeFolderSettings(ws.dir, {
+      ...(alwaysImport !== undefined ? { alwaysImport } : {}),
+      ...(recordChanges !== undefined ? { recordChanges } : {}),
+      ...(recordChanges === true ? { watchSession } : {}),
+    });
+    if (recordChanges === false) await this.recorders.stop(workspace);
+    const settings = await this.folderSettings(workspace);
+    this.emit({ type: 'folder-settings', workspace, settings });
+    return settings;
+  }
+
+  /** A folder whose "Record changes" was left on records again as soon as it is opened (best effort). */
+  private async resumeRecording(ws: WorkspaceEngine['ws']): Promise<void> {
+    const stored = await readFolderSettings(ws.dir);
+    if (!stored.recordChanges) return;
+    try {
+      await this.recorders.start(ws, stored.watchSession ?? newSessionId());
+    } catch {
+      // Cannot watch (inotify limit…): the folder still opens; folderSettings reports it off.
+    }
   }
 
   private async timeline(req: ApiParsedRequest<'timeline'>) {
@@ -244,6 +342,8 @@ class Service implements RetraceService {
         new WorkspaceEngine(ws, { actor: this.opts.host === 'serve' ? 'retrace serve' : 'Retrace app' }),
       );
       if (this.opts.watch !== false) await this.watchWorkspace(ws.id, ws.dir);
+      this.givenPaths.set(ws.id, resolvePath(path));
+      await this.resumeRecording(ws);
     }
     await this.rememberRecent(ws.root);
     return { id: ws.id, root: ws.root, name: ws.name };

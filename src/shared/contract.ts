@@ -13,6 +13,9 @@ import type {
   DiffSummary,
   FileContents,
   ImageSides,
+  FolderSettings,
+  FoundImportResult,
+  FoundSessionInfo,
   Message,
   RestoreEntry,
   RestoreResult,
@@ -107,6 +110,23 @@ export const requestSchemas = {
   }),
   /** The desktop's default application opens the file; E_UNSUPPORTED under `retrace serve`. */
   openInEditor: z.object({ workspace: workspaceId, path: relPath }),
+  /** The agents' sessions recorded for this folder (`retrace discover`). */
+  discover: z.object({ workspace: workspaceId }),
+  /** Import one found session (its id, or `agent:id`), or every new and changed one (`retrace discover --import`). */
+  importFound: z.object({
+    workspace: workspaceId,
+    session: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,200}$/, 'not a session id')
+      .optional(),
+  }),
+  folderSettings: z.object({ workspace: workspaceId }),
+  /** Change what is given; "Record changes" on starts the folder's watcher, off stops it. */
+  setFolderSettings: z.object({
+    workspace: workspaceId,
+    alwaysImport: z.boolean().optional(),
+    recordChanges: z.boolean().optional(),
+  }),
   // `satisfies` on the literal: a method without a schema, or a schema without a method, fails to compile.
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
@@ -142,6 +162,10 @@ export interface ApiResults {
   applyHunk: HunkResult;
   fileImages: ImageSides;
   openInEditor: null;
+  discover: FoundSessionInfo[];
+  importFound: FoundImportResult[];
+  folderSettings: FolderSettings;
+  setFolderSettings: FolderSettings;
 }
 
 /** What the renderer sees (window.retrace in Electron, a WebSocket client under serve). */

@@ -21,6 +21,10 @@ export const API_METHODS = [
   'applyHunk',
   'fileImages',
   'openInEditor',
+  'discover',
+  'importFound',
+  'folderSettings',
+  'setFolderSettings',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

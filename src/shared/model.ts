@@ -296,8 +296,42 @@ export interface TimelinePage {
   missed?: MissedCheckpoint[];
 }
 
+/** A session an agent recorded for this folder, as `retrace discover` lists it (CLI.md). */
+export interface FoundSessionInfo {
+  agent: Exclude<AgentName, 'cli' | 'watch'>;
+  /** The transcript file (Cline: its task folder). */
+  path: string;
+  id: string;
+  title: string;
+  updatedAt: string;
+  /** Already a session in Retrace. */
+  imported: boolean;
+  /** Imported, and the transcript went on since. */
+  changed: boolean;
+}
+
+/** What importing one found session did (`retrace discover --import`, one entry). */
+export interface FoundImportResult extends FoundSessionInfo {
+  action: 'imported' | 'updated' | 'unchanged' | 'failed';
+  error?: { code: string; message: string };
+  messages?: number;
+  checkpoints?: number;
+}
+
+/** The app's choices for one folder, kept in its workspace data folder. */
+export interface FolderSettings {
+  /** Opening the folder imports new and changed agent sessions without asking. */
+  alwaysImport: boolean;
+  /** "Record changes": a checkpoint into a `watch` session whenever file activity settles. */
+  recordChanges: boolean;
+}
+
 export type RetraceEvent =
   | { type: 'sessions-changed'; workspace: string }
+  /** An import of found sessions is under way: `done` of `total` finished, `title` is being imported now. */
+  | { type: 'import-progress'; workspace: string; done: number; total: number; title: string | null }
+  /** A folder's settings changed (in any window): "Record changes" is running or stopped, "Always import". */
+  | { type: 'folder-settings'; workspace: string; settings: FolderSettings }
   | { type: 'messages-appended'; workspace: string; session: string }
   | { type: 'files-changed'; workspace: string }
   | { type: 'restored'; workspace: string; restore: string }

@@ -65,13 +65,25 @@ export function discoverSessions(opts: DiscoverOptions): DiscoveredSession[] {
   return found(opts).map((s) => describe(s, engine, state));
 }
 
+export interface ImportDiscoveredOptions extends DiscoverOptions {
+  dataHome: string;
+  /** Only this session (its id; `agent:id` where two agents share an id); default: every one found. */
+  only?: string;
+  /** Called before each import and once at the end (`current` null), for a progress display. */
+  onProgress?: (done: number, total: number, current: DiscoveredSession | null) => void;
+}
+
 /** Import the sessions that are new, re-import the changed ones, one by one (each import takes the lock). */
-export async function importDiscovered(opts: DiscoverOptions & { dataHome: string }): Promise<DiscoverImportResult[]> {
+export async function importDiscovered(opts: ImportDiscoveredOptions): Promise<DiscoverImportResult[]> {
   const engine = new WorkspaceEngine(opts.ws);
   const state = new ImportedState(opts.ws.dir);
   const out: DiscoverImportResult[] = [];
-  for (const s of found(opts)) {
+  const list = found(opts).filter(
+    (s) => opts.only === undefined || opts.only === s.id || opts.only === `${s.agent}:${s.id}`,
+  );
+  for (const s of list) {
     const before = describe(s, engine, state);
+    opts.onProgress?.(out.length, list.length, before);
     if (before.imported && !before.changed) {
       out.push({ ...before, action: 'unchanged' });
       continue;
@@ -96,6 +108,7 @@ export async function importDiscovered(opts: DiscoverOptions & { dataHome: strin
       out.push({ ...before, action: 'failed', error: toErrorInfo(e) });
     }
   }
+  opts.onProgress?.(out.length, list.length, null);
   return out;
 }
 

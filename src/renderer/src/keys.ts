@@ -22,8 +22,10 @@ export function keepsKeys(target: EventTarget | null): boolean {
   if (target instanceof HTMLInputElement && TEXT_INPUT_TYPES.has(target.type)) return true;
   // Monaco (read-only here, but its cursor moves with the arrows and it has its own find box).
   if (target.closest('.monaco-editor')) return true;
-  // An open menu or listbox (a custom one; a native <select>'s open pop-up never sends keys to the page).
-  if (target.closest('[role="menu"], [role="listbox"], [role="combobox"][aria-expanded="true"]')) return true;
+  // An open menu or listbox (a custom one; a native <select>'s open pop-up never sends keys to the page), or
+  // another open pop-up that marks itself (the Session list).
+  if (target.closest('[role="menu"], [role="listbox"], [role="combobox"][aria-expanded="true"], [data-popup]'))
+    return true;
   return false;
 }
 

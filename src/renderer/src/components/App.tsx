@@ -9,6 +9,7 @@ import { CompareMode } from './CompareMode';
 import { ConnectionStatus } from './ConnectionStatus';
 import { DiffView } from './DiffView';
 import { ErrorAlert } from './ErrorAlert';
+import { FoundSessions } from './FoundSessions';
 import { Header } from './Header';
 import { OpenFolder } from './OpenFolder';
 import { RestoreProgress } from './RestoreProgress';
@@ -50,6 +51,7 @@ export function App() {
       <ErrorAlert />
       <RestoreProgress />
       <Banner />
+      <FoundSessions />
       <RestorePreview />
       <RevertPreview />
       <RestoresPanel />

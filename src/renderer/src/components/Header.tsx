@@ -1,13 +1,13 @@
 import { formatBytes } from '../format';
-import { previewRestore, restore, selectSession, toggleRestores, useStore } from '../store';
+import { previewRestore, restore, toggleRestores, useStore } from '../store';
+import { RecordChanges } from './RecordChanges';
 import { RESTORES_BUTTON_ID } from './RestoresPanel';
 import { RevertStepButton } from './RevertPreview';
 import { PREVIEW_BUTTON_ID } from './RestorePreview';
+import { SessionBrowser } from './SessionBrowser';
 
 export function Header() {
   const workspace = useStore((s) => s.workspace);
-  const sessions = useStore((s) => s.sessions);
-  const sessionId = useStore((s) => s.sessionId);
   const status = useStore((s) => s.status);
   const canAct = useStore((s) => s.selected >= 0 && !s.busy);
   const restoresOpen = useStore((s) => s.restoresOpen);
@@ -18,22 +18,8 @@ export function Header() {
         <span className="app-name">Retrace</span>
         <span className="workspace-path">{workspace?.root}</span>
       </div>
-      <label className="sessions">
-        <span>Session</span>
-        <select
-          aria-label="Sessions"
-          value={sessionId ?? ''}
-          onChange={(e) => void selectSession(e.target.value)}
-          disabled={sessions.length === 0}
-        >
-          {sessions.length === 0 && <option value="">No sessions</option>}
-          {sessions.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.title || s.id} · {s.checkpoints} checkpoints
-            </option>
-          ))}
-        </select>
-      </label>
+      <SessionBrowser />
+      <RecordChanges />
       <span className="storage" title="Size of the shadow repository">
         {status ? `Storage ${formatBytes(status.storageBytes)}` : ''}
       </span>

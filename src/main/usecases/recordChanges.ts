@@ -1,0 +1,57 @@
+/**
+ * "Record changes" in the app: the `retrace watch` watcher (integrations/watch) run by the service (the Electron
+ * main process or `retrace serve`) for each folder that has the switch on, one watcher per folder. Its
+ * checkpoints land in the folder's session logs, which the service already follows, so every window sees them.
+ */
+import type { WorkspaceRef } from '../engine/workspace';
+import { startWatching, type Watching } from '../integrations/watch/watcher';
+
+export interface RecorderOptions {
+  /** Milliseconds of quiet before a checkpoint (the watcher's default otherwise). */
+  quietMs?: number;
+  onError?: (workspace: string, e: unknown) => void;
+}
+
+export class ChangeRecorders {
+  /** Workspace id → its watcher (a promise while it starts, so a second start waits for the first). */
+  private readonly running = new Map<string, Promise<Watching>>();
+
+  constructor(private readonly opts: RecorderOptions = {}) {}
+
+  isOn(workspace: string): boolean {
+    return this.running.has(workspace);
+  }
+
+  /** Start watching `ws` into `session` (continued, created when missing); no-op when it runs already. */
+  async start(ws: WorkspaceRef, session: string): Promise<void> {
+    if (this.running.has(ws.id)) {
+      await this.running.get(ws.id);
+      return;
+    }
+    const { onError } = this.opts;
+    const started = startWatching({
+      ws,
+      session,
+      ...(this.opts.quietMs !== undefined ? { quietMs: this.opts.quietMs } : {}),
+      ...(onError ? { onError: (e: unknown) => onError(ws.id, e) } : {}),
+    });
+    this.running.set(ws.id, started);
+    try {
+      await started;
+    } catch (e) {
+      this.running.delete(ws.id);
+      throw e;
+    }
+  }
+
+  async stop(workspace: string): Promise<void> {
+    const w = this.running.get(workspace);
+    if (!w) return;
+    this.running.delete(workspace);
+    await (await w.catch(() => null))?.stop();
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.running.keys()].map((id) => this.stop(id)));
+  }
+}
