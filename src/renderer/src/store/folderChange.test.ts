@@ -43,6 +43,7 @@ import {
   toggleRestores,
   useStore,
 } from './index';
+import { onFolderOpened } from './state';
 
 interface FakeFolder {
   ws: WorkspaceInfo;
@@ -287,5 +288,20 @@ describe('opening another folder', () => {
     expect(s.compare).toBe('step');
     expect(s.status?.workspace).toBe(b.ws.id);
     expect(s.sessions).toEqual([b.session]);
+  });
+
+  it('tells a feature store beside this one, once per folder opened, to forget the old folder', async () => {
+    await openFolder(a.ws.root);
+    await settle();
+    const reset = vi.fn();
+    const unsubscribe = onFolderOpened(reset);
+    move(-1);
+    toggleRestores();
+    await settle();
+    expect(reset).not.toHaveBeenCalled();
+    await openFolder(b.ws.root);
+    await settle();
+    unsubscribe();
+    expect(reset).toHaveBeenCalledTimes(1);
   });
 });

@@ -2,7 +2,8 @@
  * The renderer's state (zustand): workspace → sessions → timeline → selected checkpoint → diff → restore.
  * Every call to the main process goes through `api` (bridge.ts); every answer is a Result, and a failed one
  * becomes the alert without changing anything else. One store (state.ts), its actions in one file per slice;
- * this file only re-exports them, so components import everything from '../store'.
+ * this file only re-exports them, so components import everything from '../store'. A feature with its own store
+ * (revert.ts and the like) resets it with `onFolderOpened` from './state'.
  */
 export { PAGE_SIZE, useStore, type Banner, type CompareMode, type State } from './state';
 export { boot, openFolder, pickFolder, refreshStatus, selectSession } from './workspace';

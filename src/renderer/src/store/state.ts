@@ -148,3 +148,13 @@ export function take<T>(r: Result<T>): T | undefined {
   set({ error: r.error });
   return undefined;
 }
+
+/**
+ * For a feature with its own small store beside this one: run `reset` each time a folder opens (a new scope),
+ * so nothing it holds of the previous folder survives. Returns the unsubscribe function.
+ */
+export function onFolderOpened(reset: () => void): () => void {
+  return useStore.subscribe((now, before) => {
+    if (now.scope !== before.scope) reset();
+  });
+}
