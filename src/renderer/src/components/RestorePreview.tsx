@@ -2,7 +2,6 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FileChange } from '../../../shared/model';
 import { previewRows } from '../previewRows';
 import { closePreview, useStore } from '../store';
-import { loadSummary } from '../store/diffCache';
 import { shortHash } from '../store/describe';
 
 /** The header's "Preview restore" button, where focus goes back when the preview closes. */
@@ -23,7 +22,7 @@ export function RestorePreview() {
   useEffect(() => {
     if (!workspace || !hash || !preview?.changed.length) return;
     let live = true;
-    void loadSummary(workspace, hash, 'working').then((r) => {
+    void useStore.getState().scope.diffs.loadSummary(workspace, hash, 'working').then((r) => {
       if (live && r.ok) setSince({ hash, files: r.value.files });
     });
     return () => {

@@ -8,6 +8,7 @@ import type { ErrorInfo } from '../../../shared/errors';
 import type { ImageSides } from '../../../shared/model';
 import { api } from '../bridge';
 import { currentSides, useStore } from '.';
+import { onFolderOpened } from './state';
 
 export type ImageMode = 'side' | 'swipe' | 'onion';
 
@@ -123,6 +124,13 @@ export async function openInEditor(path: string): Promise<void> {
 const IMAGE_CACHE_BUDGET = 64 * 1024 * 1024;
 const imageCache = new Map<string, { sides: ImageSides; weight: number }>();
 let imageCacheWeight = 0;
+
+// Nothing of a folder survives opening another: its filter, open folders, pictures and their cache.
+onFolderOpened(() => {
+  imageCache.clear();
+  imageCacheWeight = 0;
+  set({ filter: '', collapsed: new Set<string>(), copied: null, images: null });
+});
 
 const weigh = (s: ImageSides) => (s.before?.base64?.length ?? 0) + (s.after?.base64?.length ?? 0);
 

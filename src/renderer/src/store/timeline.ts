@@ -1,0 +1,107 @@
+/**
+ * The timeline slice: the session's messages, loaded a page at a time as the list scrolls. Which pages are
+ * loaded is the open folder's scope, so a late page of another folder (or an older list) is dropped.
+ */
+import type { Message } from '../../../shared/model';
+import { api } from '../bridge';
+import { select } from './selection';
+import { get, PAGE_SIZE, set, take } from './state';
+import { loadSessions } from './workspace';
+
+/**
+ * Reload the list from scratch, keeping the checkpoint selected when the answer arrives (the user may have
+ * moved meanwhile) if it is still listed; `follow`: select the latest checkpoint instead.
+ */
+export async function reloadTimeline(opts: { follow: boolean }): Promise<void> {
+  const { workspace, sessionId, showHidden, scope } = get();
+  if (!workspace || !sessionId) return;
+  const gen = get().timelineGen + 1;
+  scope.loadedPages.clear();
+  scope.pagesInFlight.clear();
+  set({ timelineGen: gen });
+  const page = take(
+    await api.timeline({
+      workspace: workspace.id,
+      session: sessionId,
+      includeHidden: showHidden,
+      offset: 0,
+      limit: PAGE_SIZE,
+    }),
+  );
+  if (!page || get().timelineGen !== gen || get().scope !== scope) return;
+  const messages: (Message | undefined)[] = new Array<Message | undefined>(page.total);
+  page.messages.forEach((m, i) => (messages[page.offset + i] = m));
+  scope.loadedPages.add(0);
+  let selected = page.checkpoints.length - 1;
+  const keep = get().checkpoints[get().selected]?.hash;
+  let kept = -1;
+  if (!opts.follow && keep) {
+    kept = page.checkpoints.findIndex((c) => c.hash === keep);
+    if (kept >= 0) selected = kept;
+  }
+  set({ total: page.total, messages, checkpoints: page.checkpoints });
+  const target = page.checkpoints[selected];
+  if (target) void ensureRange(target.index, target.index);
+  select(selected, { keepFile: kept >= 0 });
+}
+
+/** Load the pages that hold rows start..end (inclusive), if not loaded yet. */
+export async function ensureRange(start: number, end: number): Promise<void> {
+  const { workspace, sessionId, showHidden, total, timelineGen, scope } = get();
+  if (!workspace || !sessionId || total === 0) return;
+  const first = Math.floor(Math.max(0, start) / PAGE_SIZE);
+  const last = Math.floor(Math.min(total - 1, end) / PAGE_SIZE);
+  const wanted: number[] = [];
+  for (let p = first; p <= last; p++) if (!scope.loadedPages.has(p) && !scope.pagesInFlight.has(p)) wanted.push(p);
+  await Promise.all(
+    wanted.map(async (p) => {
+      scope.pagesInFlight.add(p);
+      const r = await api.timeline({
+        workspace: workspace.id,
+        session: sessionId,
+        includeHidden: showHidden,
+        offset: p * PAGE_SIZE,
+        limit: PAGE_SIZE,
+      });
+      scope.pagesInFlight.delete(p);
+      if (!r.ok || get().timelineGen !== timelineGen || get().scope !== scope) return;
+      scope.loadedPages.add(p);
+      const messages = get().messages.slice();
+      r.value.messages.forEach((m, i) => (messages[r.value.offset + i] = m));
+      set({ messages });
+    }),
+  );
+}
+
+/** New messages were recorded: fetch the tail, and follow if the latest checkpoint was selected. */
+export async function appendTail(): Promise<void> {
+  const { workspace, sessionId, showHidden, total, checkpoints, selected, timelineGen, scope } = get();
+  if (!workspace || !sessionId) return;
+  const wasAtLatest = selected === checkpoints.length - 1;
+  const offset = Math.max(0, total - 1);
+  const page = take(
+    await api.timeline({
+      workspace: workspace.id,
+      session: sessionId,
+      includeHidden: showHidden,
+      offset,
+      limit: PAGE_SIZE,
+    }),
+  );
+  if (!page || get().timelineGen !== timelineGen || get().scope !== scope) return;
+  if (page.total < total) return reloadTimeline({ follow: false });
+  const messages = get().messages.slice();
+  messages.length = page.total;
+  page.messages.forEach((m, i) => (messages[page.offset + i] = m));
+  for (let p = Math.floor(offset / PAGE_SIZE); p <= Math.floor((page.total - 1) / PAGE_SIZE); p++)
+    scope.loadedPages.add(p);
+  set({ total: page.total, messages, checkpoints: page.checkpoints });
+  if (wasAtLatest && page.checkpoints.length - 1 !== selected) select(page.checkpoints.length - 1);
+  // Stats of the last message can change when a checkpoint lands on it; the header counts too.
+  void loadSessions(false);
+}
+
+export function toggleShowHidden(): void {
+  set({ showHidden: !get().showHidden });
+  void reloadTimeline({ follow: false });
+}

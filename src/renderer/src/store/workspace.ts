@@ -1,0 +1,64 @@
+/** The workspace slice: boot, opening a folder, its status and its sessions. */
+import type { ErrorInfo } from '../../../shared/errors';
+import type { WorkspaceInfo } from '../../../shared/model';
+import { api } from '../bridge';
+import { loadRestores } from './restore';
+import { freshState, get, set, take } from './state';
+import { reloadTimeline } from './timeline';
+
+export async function boot(): Promise<void> {
+  const info = take(await api.init({}));
+  if (!info) return set({ phase: 'open-folder' });
+  set({ host: info.host, ...(info.openError ? { error: info.openError as ErrorInfo } : {}) });
+  if (info.workspace) await showWorkspace(info.workspace);
+  else await showOpenFolder();
+}
+
+async function showOpenFolder(): Promise<void> {
+  set({ phase: 'open-folder' });
+  const r = await api.recentWorkspaces({});
+  if (r.ok) set({ recent: r.value });
+}
+
+export async function openFolder(path: string): Promise<void> {
+  const info = take(await api.openWorkspace({ path }));
+  if (info) await showWorkspace(info);
+}
+
+export async function pickFolder(): Promise<void> {
+  const path = take(await api.pickFolder({}));
+  if (path) await openFolder(path);
+}
+
+/** Start the folder from a fresh state (a new scope too): only the host and a pending alert carry over. */
+async function showWorkspace(ws: WorkspaceInfo): Promise<void> {
+  const { host, error } = get();
+  set({ ...freshState(), host, phase: 'workspace', workspace: ws, error });
+  document.title = `${ws.name} — Retrace`;
+  await Promise.all([loadSessions(true), refreshStatus(), loadRestores()]);
+}
+
+export async function refreshStatus(): Promise<void> {
+  const ws = get().workspace;
+  if (!ws) return;
+  const r = await api.status({ workspace: ws.id });
+  if (r.ok && get().workspace === ws) set({ status: r.value });
+}
+
+export async function loadSessions(pickLatest: boolean): Promise<void> {
+  const ws = get().workspace;
+  if (!ws) return;
+  const sessions = take(await api.listSessions({ workspace: ws.id }));
+  if (!sessions || get().workspace !== ws) return;
+  set({ sessions });
+  const current = get().sessionId;
+  if ((pickLatest || !current || !sessions.some((s) => s.id === current)) && sessions.length > 0) {
+    const latest = [...sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0]!;
+    if (latest.id !== current) await selectSession(latest.id);
+  }
+}
+
+export async function selectSession(id: string): Promise<void> {
+  set({ sessionId: id, selected: -1, summary: null, file: null, diffKey: null, fileKey: null, preview: null });
+  await reloadTimeline({ follow: true });
+}
