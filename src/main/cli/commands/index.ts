@@ -58,6 +58,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'checkpoint whenever file activity in DIR settles (for agents without hooks)',
     load: () => import('./watch'),
   },
+  blame: { summary: 'who last changed each line of a file: which step, prompt and agent', load: () => import('./blame') },
   app: { summary: 'open the desktop app (also `retrace` or `retrace DIR`)', load: () => import('./app') },
 };
 
