@@ -96,6 +96,10 @@ export interface SessionSummary {
   messages: number;
   /** Visible checkpoint messages. */
   checkpoints: number;
+  /** Pulled from a git remote (`retrace pull`): read-only, recorded by someone else. */
+  readOnly?: true;
+  /** Pulled sessions: who recorded it ("Name <email>", or the account or host), as the pusher's git config said. */
+  recordedBy?: string;
 }
 
 export type FileStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'type-changed';

@@ -14,6 +14,7 @@ import { fault } from './faults';
 import { unavailable } from './read/resolve';
 import { newMessageId, newSessionId, sessionRef, assertSessionId } from './sessions/ids';
 import type { MessageEvent, SessionOrigin } from './sessions/events';
+import { assertWritable } from './sessions/pulled';
 import type { CreateSessionOptions } from './sessions/store';
 import type { SnapshotProgress } from './shadow';
 
@@ -136,6 +137,7 @@ export function commitMessage(session: string, messageId: string, role: Role, te
 function sessionForRecording(ctx: WorkspaceContext, input: RecordInput): string {
   if (input.session !== undefined) {
     assertSessionId(input.session);
+    assertWritable(ctx.ws.dir, input.session);
     if (!ctx.sessions.exists(input.session)) createSession(ctx, input.session, input);
     return input.session;
   }
