@@ -92,6 +92,43 @@ describe('retrace blame', () => {
     expect(prompt1.hash).toMatch(/^[0-9a-f]{40}$/);
   });
 
+  it('exports the same attribution as an Agent Trace record', async () => {
+    type Conv = { url?: string; contributor: { type: string }; ranges: { start_line: number; end_line: number }[] };
+    const rec = await cliJson<{
+      version: string;
+      id: string;
+      timestamp: string;
+      files: { path: string; conversations: Conv[] }[];
+    }>(['export', '--agent-trace'], opts());
+    expect(rec.version).toBe('0.1.0');
+    expect(rec.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number.isNaN(Date.parse(rec.timestamp))).toBe(false);
+    // app.ts was moved away: only the file as it is now is attributed.
+    expect(rec.files.map((f) => f.path)).toEqual(['src/main.ts']);
+    const spans = rec.files[0]!.conversations.map((c) => ({
+      url: c.url ?? null,
+      type: c.contributor.type,
+      ranges: c.ranges.map((r) => [r.start_line, r.end_line]),
+    }));
+    const url = (s: Step) => `retrace://sessions/${s.session}/messages/${s.message}`;
+    expect(spans).toEqual([
+      { url: url(agentEdit), type: 'ai', ranges: [[2, 2]] },
+      {
+        url: url(rewrite),
+        type: 'ai',
+        ranges: [
+          [3, 3],
+          [5, 5],
+        ],
+      },
+      { url: url(prompt2), type: 'human', ranges: [[4, 4]] },
+      { url: null, type: 'human', ranges: [[6, 6]] }, // typed since the last checkpoint; line 1 (baseline) is nobody's
+    ]);
+    const unknown = await runCli(['export', '--agent-trace', '--session', 'nobody', '--json'], opts());
+    expect(errorCode(unknown)).toBe('E_UNKNOWN_SESSION');
+    expect((await runCli(['export', '--json'], opts())).code).toBe(2);
+  });
+
   it('accepts an absolute path inside the workspace and prints lines for people', async () => {
     const r = await runCli(['blame', join(root, 'src/main.ts')], opts());
     expect(r.code).toBe(0);

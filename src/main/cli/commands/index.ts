@@ -67,6 +67,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./push'),
   },
   pull: { summary: "bring a git remote's sessions in, read-only", load: () => import('./pull') },
+  export: { summary: 'line attribution as an Agent Trace record (--agent-trace)', load: () => import('./export') },
   app: { summary: 'open the desktop app (also `retrace` or `retrace DIR`)', load: () => import('./app') },
 };
 

@@ -47,30 +47,20 @@ export async function blameFile(
   if (opts.session !== undefined && !all.some((s) => s.header.id === opts.session))
     throw new RetraceError('E_UNKNOWN_SESSION', `no session ${opts.session} in this workspace`);
   const steps = stepsByHash(all);
-  const shadow = await ctx.shadow();
-  const tips: string[] = [];
-  for (const s of all) {
-    if (opts.session !== undefined && s.header.id !== opts.session) continue;
-    const tip = await shadow.readRef(sessionRef(s.header.id));
-    if (tip) tips.push(tip);
-  }
+  const tips = await chainTips(ctx, all, opts.session);
 
   const perChain =
     tips.length === 0
       ? []
-      : await withDetachedView(
-          { gitDir: shadow.gitDir, workTree: ctx.ws.root, hooksDir: path.join(ctx.ws.dir, 'empty') },
-          tips[0]!,
-          async (view) => {
-            const out: BlamedLine[][] = [];
-            for (const tip of await independentTips(view.git, tips)) {
-              await view.setHead(tip);
-              if (!(await headHasPath(view.git, rel))) continue;
-              out.push(await blameContents(view.git, rel, contents));
-            }
-            return out;
-          },
-        );
+      : await withDetachedView(await viewOf(ctx), tips[0]!, async (view) => {
+          const out: BlamedLine[][] = [];
+          for (const tip of await independentTips(view.git, tips)) {
+            await view.setHead(tip);
+            if (!(await headHasPath(view.git, rel))) continue;
+            out.push(await blameContents(view.git, rel, contents));
+          }
+          return out;
+        });
 
   const lineCount = countLines(contents);
   const lines: BlameLine[] = [];
@@ -79,6 +69,28 @@ export async function blameFile(
     lines.push(attribute(i + 1, earliest(candidates, steps), steps, tips.length > 0));
   }
   return { path: rel, lines };
+}
+
+/** The tips of the chains to follow: one session's, or every session's. */
+export async function chainTips(
+  ctx: Pick<WorkspaceContext, 'shadow'>,
+  sessions: SessionState[],
+  only?: string,
+): Promise<string[]> {
+  const shadow = await ctx.shadow();
+  const tips: string[] = [];
+  for (const s of sessions) {
+    if (only !== undefined && s.header.id !== only) continue;
+    const tip = await shadow.readRef(sessionRef(s.header.id));
+    if (tip) tips.push(tip);
+  }
+  return tips;
+}
+
+/** The view's settings for the shadow repository of a workspace. */
+export async function viewOf(ctx: Pick<WorkspaceContext, 'ws' | 'shadow'>) {
+  const shadow = await ctx.shadow();
+  return { gitDir: shadow.gitDir, workTree: ctx.ws.root, hooksDir: path.join(ctx.ws.dir, 'empty') };
 }
 
 async function readWorkingText(root: string, rel: string): Promise<Buffer> {
