@@ -39,6 +39,7 @@ import { resolveWorkspace } from './engine/workspace';
 import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
 import { resolveSide } from './usecases/compare';
 import { restoreAndFork } from './usecases/restore';
+import { blame } from './usecases/blame';
 
 export interface ServiceOptions {
   host: 'electron' | 'serve';
@@ -184,6 +185,8 @@ class Service implements RetraceService {
       },
       restores: async ({ workspace }) => (await this.engine(workspace)).restores(),
       status: async ({ workspace }) => (await this.engine(workspace)).status(),
+      blame: async ({ workspace, path, session }) =>
+        blame(await this.engine(workspace), path, session !== undefined ? { session } : {}),
     };
   }
 

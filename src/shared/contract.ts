@@ -10,6 +10,7 @@ import type { ApiMethod } from './methods';
 
 export { API_METHODS, EVENT_CHANNEL, ipcChannel, type ApiMethod } from './methods';
 import type {
+  BlameResult,
   DiffSummary,
   FileContents,
   Message,
@@ -71,6 +72,8 @@ export const requestSchemas = {
   undo: z.object({ workspace: workspaceId, restore: restoreId.optional() }),
   restores: z.object({ workspace: workspaceId }),
   status: z.object({ workspace: workspaceId }),
+  /** Who last changed each line of the file as it is now (`retrace blame`); `session`: along that chain only. */
+  blame: z.object({ workspace: workspaceId, path: relPath, session: sessionId.optional() }),
   // `satisfies` on the literal: a method without a schema, or a schema without a method, fails to compile.
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
@@ -102,6 +105,7 @@ export interface ApiResults {
   undo: UndoResult;
   restores: RestoreEntry[];
   status: WorkspaceStatus;
+  blame: BlameResult;
 }
 
 /** What the renderer sees (window.retrace in Electron, a WebSocket client under serve). */

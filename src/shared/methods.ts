@@ -17,6 +17,7 @@ export const API_METHODS = [
   'undo',
   'restores',
   'status',
+  'blame',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

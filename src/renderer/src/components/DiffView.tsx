@@ -4,6 +4,8 @@ import { languageForPath, monaco, quietMonacoAlerts } from '../monaco';
 import { markDiffShown } from '../perf';
 import { toggleInline, useStore } from '../store';
 import { useDarkMode } from '../useColorScheme';
+import { useBlame } from '../store/blame';
+import { BlameToggle, BlameView } from './BlameView';
 
 /** The selected file's diff: Monaco side by side (or inline), or a plain notice for binary / oversized files. */
 export function DiffView() {
@@ -15,6 +17,8 @@ export function DiffView() {
   const hasCheckpoint = useStore((s) => s.selected >= 0);
   const diffError = useStore((s) => s.diffError);
   const dark = useDarkMode();
+  // The Blame toggle shows the selected file's blame in place of the diff (BlameView.tsx).
+  const blameOn = useBlame((s) => s.on) && selectedPath !== null;
 
   useEffect(() => {
     monaco.editor.setTheme(dark ? 'vs-dark' : 'vs');
@@ -44,9 +48,16 @@ export function DiffView() {
         <button type="button" className="toggle" aria-pressed={inline} onClick={toggleInline}>
           Inline
         </button>
+        <BlameToggle />
       </div>
-      {notice !== null && <p className="diff-notice">{notice}</p>}
-      <MonacoDiff visible={showEditor} file={showEditor ? file : null} contentKey={fileKey} inline={inline} />
+      {blameOn && <BlameView />}
+      {notice !== null && !blameOn && <p className="diff-notice">{notice}</p>}
+      <MonacoDiff
+        visible={showEditor && !blameOn}
+        file={showEditor ? file : null}
+        contentKey={fileKey}
+        inline={inline}
+      />
     </div>
   );
 }
