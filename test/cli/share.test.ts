@@ -158,6 +158,35 @@ describe('push and pull through a bare repository', () => {
   });
 });
 
+describe("push to the user's own repository", () => {
+  it('adds only refs/retrace/* there: branches, tags and HEAD stay as they were', async () => {
+    const gitDir = join(alice.cwd, '.git');
+    const before = allRefs(gitDir);
+    const head = git(alice.cwd, ['rev-parse', 'HEAD']);
+    const status = git(alice.cwd, ['status', '--porcelain']);
+    const r = await cliJson<{ pushed: string[] }>(['push', alice.cwd, '--session', 'shared-1'], alice);
+    expect(r.pushed).toEqual(['shared-1']);
+    const after = allRefs(gitDir).split('\n').filter(Boolean);
+    const added = after.filter((l) => !before.includes(l));
+    expect(added.map((l) => l.split(' ')[1]).sort()).toEqual([
+      'refs/retrace/labels/good-state',
+      'refs/retrace/logs/shared-1',
+      'refs/retrace/sessions/shared-1',
+    ]);
+    expect(after.filter((l) => !l.includes(' refs/retrace/')).join('\n') + '\n').toBe(before);
+    expect(git(alice.cwd, ['rev-parse', 'HEAD'])).toBe(head);
+    expect(git(alice.cwd, ['status', '--porcelain'])).toBe(status);
+  });
+
+  it('an unknown --session is refused; a session with no checkpoint has nothing to send', async () => {
+    const unknown = await runCli(['push', bare, '--session', 'nobody', '--json'], alice);
+    expect(unknown.code).toBe(1);
+    expect(errorCode(unknown)).toBe('E_UNKNOWN_SESSION');
+    await cliJson(['message', '--session', 'talk-only', '--role', 'user', '--text', 'no checkpoint'], alice);
+    expect((await cliJson<{ pushed: string[] }>(['push', bare, '--session', 'talk-only'], alice)).pushed).toEqual([]);
+  });
+});
+
 describe('push and pull through a file:// URL', () => {
   it('works the same, and says which remote', async () => {
     const dest = tempDir('retrace-file-remote-');
