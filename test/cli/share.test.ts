@@ -133,6 +133,8 @@ describe('push and pull through a bare repository', () => {
     // Bob's own recording goes to a session of his own, never into the pulled one.
     const mine = await cliJson<Step>(['checkpoint'], bob);
     expect(mine.session).not.toBe('shared-1');
+    // ...and his folder's history starts anew: his first checkpoint does not continue from Alice's steps.
+    expect(gitAt(shadowDir(bob.home, bob.cwd), ['rev-list', '--parents', '-n', '1', mine.hash]).trim()).toBe(mine.hash);
   });
 
   it('a later push carries the new steps; pulling again brings them, and then nothing', async () => {
