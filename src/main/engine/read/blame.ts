@@ -9,10 +9,10 @@
  * lines the other session wrote just before; the earliest step that has the line as it is now is the one that
  * wrote it. (A chain that does not have the line at all reads it as changed since its tip: it has no say.)
  *
- * Origin: `agent` for a step recorded from an agent's tool call or reply (role tool or assistant); `person` for a
- * step a prompt or a plain checkpoint captured (role user or system: what changed between agent steps), and
- * for lines changed since the last checkpoint (no hash); `baseline` for lines already in the workspace's first
- * checkpoint (no step changed them; no hash).
+ * Origin (originOf below): `agent` for a step recorded from an agent's tool call or reply; `person` for a step a
+ * prompt or a plain checkpoint captured (what changed between agent steps), and for lines changed since the last
+ * checkpoint (no hash); `baseline` for lines already in the workspace's first checkpoint (no step changed them;
+ * no hash).
  */
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -151,7 +151,7 @@ function attribute(line: number, b: BlamedLine | null, steps: Map<string, Step>,
   const step = steps.get(b.commit!);
   // A commit no log names (its session was forgotten): its message's first line still says the role.
   const role = step?.role ?? roleFromSummary(b.summary);
-  const origin = role === 'tool' || role === 'assistant' ? 'agent' : 'person';
+  const origin = originOf(role, step?.agent ?? null);
   return {
     line,
     hash: b.commit,
@@ -161,6 +161,20 @@ function attribute(line: number, b: BlamedLine | null, steps: Map<string, Step>,
     role,
     origin,
   };
+}
+
+/** Agents whose own tools record checkpoints as system messages (Cline's "checkpoint_created"). */
+const AGENT_SOURCES = new Set(['claude-code', 'codex', 'gemini', 'cline']);
+
+/**
+ * tool/assistant: an agent's step. user: a prompt's checkpoint, capturing what the person did between agent
+ * steps. system: in an agent's session, a checkpoint its tool made after a step (Cline); in a cli or watch
+ * session, a plain `retrace checkpoint` or a settled burst of file activity, which no agent step claims.
+ */
+function originOf(role: Role | null, agent: string | null): 'agent' | 'person' {
+  if (role === 'tool' || role === 'assistant') return 'agent';
+  if (role === 'system' && agent !== null && AGENT_SOURCES.has(agent)) return 'agent';
+  return 'person';
 }
 
 function roleFromSummary(summary: string): Role | null {
