@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, makeWorkspace, tempHome } from '../../../../test/helpers';
 import { resolveWorkspace } from '../workspace';
 import { WorkspaceEngine } from '../workspaceEngine';
-import { blameFile } from './blame';
+import { BLAME_MAX_BYTES, blameFile } from './blame';
 
 afterAll(cleanupTempDirs);
 
@@ -35,7 +35,7 @@ describe('blame origin', () => {
     ]);
   });
 
-  it('a file with no checkpoint at all is all baseline; an empty file has no lines', async () => {
+  it('a file with no checkpoint at all is all baseline; an empty file has no lines; a giant is refused', async () => {
     const home = tempHome();
     const root = makeWorkspace({ 'f.txt': 'x\ny', 'empty.txt': '' });
     const engine = new WorkspaceEngine(await resolveWorkspace(root, { dataHome: home }));
@@ -44,5 +44,7 @@ describe('blame origin', () => {
       [2, 'baseline'],
     ]);
     expect((await blameFile(engine, 'empty.txt')).lines).toEqual([]);
+    writeFileSync(join(root, 'huge.txt'), Buffer.alloc(BLAME_MAX_BYTES + 1, 0x61));
+    await expect(blameFile(engine, 'huge.txt')).rejects.toMatchObject({ code: 'E_INVALID_INPUT' });
   });
 });

@@ -27,6 +27,9 @@ import { checkWorkspacePath } from '../paths';
 import { sessionRef } from '../sessions/ids';
 import type { SessionState } from '../sessions/replay';
 
+/** Larger files are refused (blame reads the file whole; the diff view inlines at most 2 MiB). */
+export const BLAME_MAX_BYTES = 16 * 1024 * 1024;
+
 interface Step {
   session: string;
   message: string;
@@ -98,6 +101,12 @@ async function readWorkingText(root: string, rel: string): Promise<Buffer> {
   const st = await lstat(full).catch(() => null);
   if (!st) throw new RetraceError('E_NOT_FOUND', `no file ${rel} in the workspace`);
   if (!st.isFile()) throw new RetraceError('E_INVALID_INPUT', `not a regular file: ${rel}`);
+  // Read whole and handed to git: a generated giant is refused before it is read, not after.
+  if (st.size > BLAME_MAX_BYTES)
+    throw new RetraceError(
+      'E_INVALID_INPUT',
+      `${rel} is too large to blame (${st.size} bytes; at most ${BLAME_MAX_BYTES})`,
+    );
   let bytes: Buffer;
   try {
     bytes = await readFile(full);
