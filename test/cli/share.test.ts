@@ -2,12 +2,13 @@
  * `retrace push` / `retrace pull`: two data homes (two people) share a session through a bare repository and
  * through a file:// URL. Real CLI, real git remotes in temp folders.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, cliJson, errorCode, gitAt, runCli, shadowDir, tempDir, tempHome } from '../helpers';
 
+const hasSsh = spawnSync('ssh', ['-V']).status === 0; // skipped without an ssh client: nothing to run
 const git = (cwd: string, args: string[]) =>
   execFileSync('git', args, {
     cwd,
@@ -214,5 +215,14 @@ describe('remotes that do not work', () => {
     const missing = await runCli(['pull', join(tempDir(), 'no-such-repo'), '--json'], bob);
     expect(missing.code).toBe(1);
     expect(errorCode(missing)).toBe('E_REMOTE');
+  });
+
+  it.skipIf(!hasSsh)('an ssh remote that cannot be reached fails with E_REMOTE, never waits for a prompt', async () => {
+    const r = await runCli(['push', 'ssh://retrace-test@127.0.0.1:1/repo.git', '--json'], {
+      ...alice,
+      timeoutMs: 30_000,
+    });
+    expect(r.signal).toBeNull();
+    expect(errorCode(r)).toBe('E_REMOTE');
   });
 });

@@ -11,7 +11,7 @@ import type { WorkspaceContext } from '../context';
 import { isValidSessionId, sessionRef } from '../sessions/ids';
 import { readPulled, writePulled, type RecordedBy } from '../sessions/pulled';
 import { mkdirPrivate, writeFilePrivate } from '../privateFs';
-import { INCOMING, LABELS, LOG_FILE, logRef, RECORDER_FILE, shareRunner } from './refs';
+import { INCOMING, LABELS, LOG_FILE, logRef, RECORDER_FILE, remoteConfig, shareRunner } from './refs';
 import { remoteError } from './push';
 
 export interface PullResult {
@@ -27,7 +27,7 @@ export async function pullLocked(ctx: Ctx, remote: string): Promise<PullResult> 
   try {
     const specs = ['sessions', 'logs', 'labels'].map((k) => `+refs/retrace/${k}/*:${INCOMING}${k}/*`);
     try {
-      await git.exec(['fetch', '--no-tags', '--no-write-fetch-head', remote, ...specs]);
+      await git.exec([...remoteConfig(), 'fetch', '--no-tags', '--no-write-fetch-head', remote, ...specs]);
     } catch (e) {
       throw remoteError('pull from', remote, e);
     }

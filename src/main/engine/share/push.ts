@@ -11,7 +11,7 @@ import { readRef, updateRef } from '../git/refs';
 import type { GitRunner } from '../git/runner';
 import { assertSessionId, sessionRef } from '../sessions/ids';
 import { readPulled, type RecordedBy } from '../sessions/pulled';
-import { LABELS, LOG_FILE, logRef, RECORDER_FILE, shareRunner } from './refs';
+import { LABELS, LOG_FILE, logRef, RECORDER_FILE, remoteConfig, shareRunner } from './refs';
 import { whoIsPushing } from './remote';
 
 export interface PushResult {
@@ -55,7 +55,7 @@ export async function pushRefs(ctx: Ctx, remote: string, bySession: Map<string, 
   let report: string;
   try {
     report = (
-      await git.exec(['push', '--porcelain', '--no-verify', remote, ...specs], { okExitCodes: [0] })
+      await git.exec([...remoteConfig(), 'push', '--porcelain', '--no-verify', remote, ...specs], { okExitCodes: [0] })
     ).stdout.toString('utf8');
   } catch (e) {
     throw remoteError('push to', remote, e);

@@ -17,6 +17,16 @@ export const LOG_FILE = 'session.jsonl';
 export const RECORDER_FILE = 'recorded-by.json';
 
 /**
+ * Settings for talking to a remote. ssh never prompts (a host key or a password prompt would hang a CLI run, and
+ * the app has no terminal): it fails with git's words instead. A GIT_SSH_COMMAND the user set is kept (the
+ * shadow's git environment drops every GIT_* variable).
+ */
+export function remoteConfig(env: NodeJS.ProcessEnv = process.env): string[] {
+  const ssh = env.GIT_SSH_COMMAND?.trim() || 'ssh -o BatchMode=yes';
+  return ['-c', `core.sshCommand=${ssh}`];
+}
+
+/**
  * A runner on the shadow repository for sharing: push, fetch and object plumbing, none of which touches the
  * shadow index, so it need not queue behind the shadow's own runner.
  */
