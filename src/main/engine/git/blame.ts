@@ -17,12 +17,10 @@ export interface BlamedLine {
 
 const ZERO = '0'.repeat(40);
 
-/** Whether `path` exists in HEAD (blame fails outright on a path HEAD does not have). */
+/** Whether `path` is a file in HEAD (blame fails outright on a path HEAD does not have, or has as a folder). */
 export async function headHasPath(git: GitRunner, rel: string): Promise<boolean> {
-  const { exitCode } = await git.exec(['rev-parse', '--verify', '--quiet', `HEAD:${rel}`], {
-    okExitCodes: [0, 1, 128],
-  });
-  return exitCode === 0;
+  const { stdout, exitCode } = await git.exec(['cat-file', '-t', `HEAD:${rel}`], { okExitCodes: [0, 1, 128] });
+  return exitCode === 0 && stdout.toString('utf8').trim() === 'blob';
 }
 
 export async function blameContents(git: GitRunner, rel: string, contents: Buffer): Promise<BlamedLine[]> {

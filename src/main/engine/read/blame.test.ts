@@ -1,5 +1,5 @@
 /** Blame's origin rule per role and agent, on a real workspace and shadow repository (no CLI). */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, makeWorkspace, tempHome } from '../../../../test/helpers';
@@ -44,6 +44,13 @@ describe('blame origin', () => {
       [2, 'baseline'],
     ]);
     expect((await blameFile(engine, 'empty.txt')).lines).toEqual([]);
+    // A name that was a folder at the last checkpoint and is a file now: changed since, line by line.
+    mkdirSync(join(root, 'x'));
+    writeFileSync(join(root, 'x', 'inner.txt'), 'i\n');
+    await engine.checkpoint({ session: 's' });
+    rmSync(join(root, 'x'), { recursive: true });
+    writeFileSync(join(root, 'x'), 'one\n');
+    expect((await blameFile(engine, 'x')).lines.map((l) => [l.origin, l.hash])).toEqual([['person', null]]);
     writeFileSync(join(root, 'huge.txt'), Buffer.alloc(BLAME_MAX_BYTES + 1, 0x61));
     await expect(blameFile(engine, 'huge.txt')).rejects.toMatchObject({ code: 'E_INVALID_INPUT' });
   });
