@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isRetraceError } from '../../shared/errors';
 import type { BlameLine } from '../../shared/model';
+import { toRetraceError } from '../engine/git/errors';
 import { blameFile, chainTips } from '../engine/read/blame';
 import { pathsChangedBySteps } from '../engine/read/stepPaths';
 import type { WorkspaceEngine } from '../engine/workspaceEngine';
@@ -35,6 +36,13 @@ export interface TraceRecord {
 export const AGENT_TRACE_VERSION = '0.1.0';
 
 export async function exportAgentTrace(engine: WorkspaceEngine, opts: { session?: string } = {}): Promise<TraceRecord> {
+  // git's own failures arrive as GitErrors: give them their codes (E_GIT, E_CORRUPT…), never E_INTERNAL.
+  return buildRecord(engine, opts).catch((e: unknown) => {
+    throw toRetraceError(e);
+  });
+}
+
+async function buildRecord(engine: WorkspaceEngine, opts: { session?: string }): Promise<TraceRecord> {
   const sessions = await engine.sessions.readAll();
   // The same check blame makes (E_UNKNOWN_SESSION), before any work.
   if (opts.session !== undefined) await engine.session(opts.session);

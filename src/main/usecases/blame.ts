@@ -3,6 +3,7 @@
  * `path` is workspace-relative; the engine refuses paths outside the folder, missing files and binaries.
  */
 import type { BlameResult } from '../../shared/model';
+import { toRetraceError } from '../engine/git/errors';
 import { blameFile } from '../engine/read/blame';
 import type { WorkspaceEngine } from '../engine/workspaceEngine';
 
@@ -11,5 +12,8 @@ export async function blame(
   path: string,
   opts: { session?: string } = {},
 ): Promise<BlameResult> {
-  return blameFile(engine, path, opts);
+  // git's own failures arrive as GitErrors: give them their codes (E_GIT, E_CORRUPT…), never E_INTERNAL.
+  return blameFile(engine, path, opts).catch((e: unknown) => {
+    throw toRetraceError(e);
+  });
 }

@@ -7,6 +7,12 @@ import type { WorkspaceEngine } from '../engine/workspaceEngine';
 import { pullLocked, type PullResult } from '../engine/share/pull';
 import { prepareLocked, pushRefs, type PushResult } from '../engine/share/push';
 import { resolveRemote } from '../engine/share/remote';
+import { toRetraceError } from '../engine/git/errors';
+
+/** git's own failures arrive as GitErrors: give them their codes (E_GIT, E_CORRUPT…), never E_INTERNAL. */
+function asRetraceError(e: unknown): never {
+  throw toRetraceError(e);
+}
 
 export async function push(
   engine: WorkspaceEngine,
@@ -14,11 +20,11 @@ export async function push(
 ): Promise<PushResult> {
   const remote = await resolveRemote(opts.remote, opts.base, engine.ws.root);
   const sessions = opts.sessions && opts.sessions.length > 0 ? opts.sessions : undefined;
-  const refs = await engine.write(() => prepareLocked(engine, sessions));
-  return pushRefs(engine, remote, refs);
+  const refs = await engine.write(() => prepareLocked(engine, sessions)).catch(asRetraceError);
+  return pushRefs(engine, remote, refs).catch(asRetraceError);
 }
 
 export async function pull(engine: WorkspaceEngine, opts: { remote?: string; base: string }): Promise<PullResult> {
   const remote = await resolveRemote(opts.remote, opts.base, engine.ws.root);
-  return engine.write(() => pullLocked(engine, remote));
+  return engine.write(() => pullLocked(engine, remote)).catch(asRetraceError);
 }
