@@ -49,6 +49,7 @@ import { publicSettings, readFolderSettings, writeFolderSettings } from './useca
 import { ChangeRecorders } from './usecases/recordChanges';
 import { restoreAndFork } from './usecases/restore';
 import { applyHunk, revertStep } from './usecases/revert';
+import { blame } from './usecases/blame';
 
 export interface ServiceOptions {
   host: 'electron' | 'serve';
@@ -232,6 +233,8 @@ class Service implements RetraceService {
       importFound: async ({ workspace, session }) => this.importFound(workspace, session),
       folderSettings: async ({ workspace }) => this.folderSettings(workspace),
       setFolderSettings: async (req) => this.setFolderSettings(req),
+      blame: async ({ workspace, path, session }) =>
+        blame(await this.engine(workspace), path, session !== undefined ? { session } : {}),
     };
   }
 

@@ -10,6 +10,7 @@ import type { ApiMethod } from './methods';
 
 export { API_METHODS, EVENT_CHANNEL, ipcChannel, type ApiMethod } from './methods';
 import type {
+  BlameResult,
   DiffSummary,
   FileContents,
   ImageSides,
@@ -127,6 +128,8 @@ export const requestSchemas = {
     alwaysImport: z.boolean().optional(),
     recordChanges: z.boolean().optional(),
   }),
+  /** Who last changed each line of the file as it is now (`retrace blame`); `session`: along that chain only. */
+  blame: z.object({ workspace: workspaceId, path: relPath, session: sessionId.optional() }),
   // `satisfies` on the literal: a method without a schema, or a schema without a method, fails to compile.
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
@@ -166,6 +169,7 @@ export interface ApiResults {
   importFound: FoundImportResult[];
   folderSettings: FolderSettings;
   setFolderSettings: FolderSettings;
+  blame: BlameResult;
 }
 
 /** What the renderer sees (window.retrace in Electron, a WebSocket client under serve). */

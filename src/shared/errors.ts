@@ -30,6 +30,10 @@ export const ERROR_CODES = [
   'E_FILE_BUSY', // a file is held open by another program (EBUSY, Windows); the message names it
   'E_PORT_IN_USE', // `retrace serve --port N`: another process listens on N
   'E_CONFLICT', // a revert whose lines a later step changed again: each file and its conflicted hunks
+  'E_BINARY', // a text-only operation (blame) named a binary file
+  'E_READ_ONLY', // a session pulled from a remote: its code can be restored, its conversation not changed
+  'E_NO_REMOTE', // push/pull without a REMOTE in a folder that has no git `origin`
+  'E_REMOTE', // the git remote could not be reached or refused the refs; the message carries git's words
   'E_INTERNAL',
 ] as const;
 

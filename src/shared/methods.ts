@@ -25,6 +25,7 @@ export const API_METHODS = [
   'importFound',
   'folderSettings',
   'setFolderSettings',
+  'blame',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

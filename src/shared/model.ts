@@ -96,6 +96,10 @@ export interface SessionSummary {
   messages: number;
   /** Visible checkpoint messages. */
   checkpoints: number;
+  /** Pulled from a git remote (`retrace pull`): read-only, recorded by someone else. */
+  readOnly?: true;
+  /** Pulled sessions: who recorded it ("Name <email>", or the account or host), as the pusher's git config said. */
+  recordedBy?: string;
 }
 
 export type FileStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'type-changed';
@@ -352,3 +356,24 @@ export type AppCommand =
   | 'restore-both'
   | 'preview-restore'
   | 'undo-restore';
+
+/** Where a line of `retrace blame` came from (CLI.md "Finding and attributing"). */
+export type BlameOrigin = 'agent' | 'person' | 'baseline';
+
+export interface BlameLine {
+  /** 1-based line number in the file as it is now. */
+  line: number;
+  /** The checkpoint whose step last changed the line; null for baseline lines and lines changed since the last checkpoint. */
+  hash: Hash | null;
+  message: string | null;
+  session: string | null;
+  /** The agent whose step wrote the line (origin `agent` only). */
+  agent: string | null;
+  role: Role | null;
+  origin: BlameOrigin;
+}
+
+export interface BlameResult {
+  path: string;
+  lines: BlameLine[];
+}

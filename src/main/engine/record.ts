@@ -14,6 +14,7 @@ import { fault } from './faults';
 import { unavailable } from './read/resolve';
 import { newMessageId, newSessionId, sessionRef, assertSessionId } from './sessions/ids';
 import type { MessageEvent, SessionOrigin } from './sessions/events';
+import { assertWritable, readPulled } from './sessions/pulled';
 import type { CreateSessionOptions } from './sessions/store';
 import type { SnapshotProgress } from './shadow';
 
@@ -136,6 +137,7 @@ export function commitMessage(session: string, messageId: string, role: Role, te
 function sessionForRecording(ctx: WorkspaceContext, input: RecordInput): string {
   if (input.session !== undefined) {
     assertSessionId(input.session);
+    assertWritable(ctx.ws.dir, input.session);
     if (!ctx.sessions.exists(input.session)) createSession(ctx, input.session, input);
     return input.session;
   }
@@ -161,7 +163,10 @@ async function newestCheckpoint(ctx: WorkspaceContext): Promise<string | null> {
   const lost = await unavailable(ctx);
   const shadow = await ctx.shadow();
   let best: { ts: string; hash: string } | null = null;
+  // A pulled session's steps happened in someone else's folder: this folder's history continues from its own.
+  const pulled = readPulled(ctx.ws.dir);
   for (const s of await ctx.sessions.readAll()) {
+    if (Object.prototype.hasOwnProperty.call(pulled, s.header.id)) continue;
     for (let i = s.messages.length - 1; i >= 0; i--) {
       const m = s.messages[i]!;
       if (!m.hash || lost.has(m.hash)) continue;

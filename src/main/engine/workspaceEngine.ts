@@ -57,6 +57,7 @@ import { applyHunkLocked, type HunkRequest } from './restore/hunk';
 import { assertSessionId, sessionRef } from './sessions/ids';
 import type { MessageEvent, RewindEvent, UnrewindEvent } from './sessions/events';
 import type { SessionState } from './sessions/replay';
+import { withPulledInfo } from './share/summaries';
 import { SessionStore } from './sessions/store';
 import { readStatus } from './status';
 // Loaded on first use: recording a plain message never needs git (the hook runs on every tool call).
@@ -257,7 +258,7 @@ export class WorkspaceEngine implements WorkspaceContext {
   // Reading.
 
   async listSessions(): Promise<SessionSummary[]> {
-    return this.sessions.summaries();
+    return withPulledInfo(this.ws.dir, await this.sessions.summaries());
   }
 
   /** A session's state; without an id, the most recent session (E_UNKNOWN_SESSION when there is none). */

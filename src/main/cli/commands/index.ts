@@ -59,6 +59,16 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'checkpoint whenever file activity in DIR settles (for agents without hooks)',
     load: () => import('./watch'),
   },
+  blame: {
+    summary: 'who last changed each line of a file: which step, prompt and agent',
+    load: () => import('./blame'),
+  },
+  push: {
+    summary: 'send sessions to a git remote under refs/retrace/ (never your branches)',
+    load: () => import('./push'),
+  },
+  pull: { summary: "bring a git remote's sessions in, read-only", load: () => import('./pull') },
+  export: { summary: 'line attribution as an Agent Trace record (--agent-trace)', load: () => import('./export') },
   app: { summary: 'open the desktop app (also `retrace` or `retrace DIR`)', load: () => import('./app') },
 };
 

@@ -6,6 +6,7 @@ import type { VisibilityChange } from '../journal';
 import { checkWorkspacePath } from '../paths';
 import { resolveCheckpoint } from '../read/resolve';
 import { newRestoreId } from '../sessions/ids';
+import { assertWritable } from '../sessions/pulled';
 import { transact } from './transaction';
 
 export interface RestoreRequest {
@@ -45,6 +46,7 @@ export async function restoreLocked(ctx: WorkspaceContext, req: RestoreRequest):
 
 /** The visibility change that makes `target`'s session end at its message again. */
 async function rewindTo(ctx: WorkspaceContext, target: RestoreTarget): Promise<VisibilityChange> {
+  assertWritable(ctx.ws.dir, target.session); // a pulled session's conversation is not ours to rewind
   const s = await ctx.sessions.read(target.session);
   const idx = s.messages.findIndex((m) => m.id === target.message);
   if (idx < 0)

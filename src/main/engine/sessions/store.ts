@@ -5,7 +5,7 @@
  */
 import { closeSync, existsSync, fsyncSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdirPrivateSync, openPrivateSync } from '../privateFs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { SessionSource } from '../../../shared/model';
 import type {
@@ -19,6 +19,7 @@ import type {
 } from './events';
 import { assertSessionId, isValidSessionId } from './ids';
 import { appendJsonl, isNotFound, readJsonl, readLastRecord, type AppendResult } from './jsonl';
+import { readPulled } from './pulled';
 import { replay, summarize, type SessionState } from './replay';
 
 export interface CreateSessionOptions {
@@ -139,7 +140,10 @@ export class SessionStore {
    */
   mostRecent(): string | null {
     let best: { id: string; at: string } | null = null;
+    // A session pulled from a remote is someone else's record: never the one new messages go to.
+    const pulled = readPulled(dirname(this.dir));
     for (const id of this.ids()) {
+      if (Object.prototype.hasOwnProperty.call(pulled, id)) continue;
       const last = readLastRecord<SessionEvent>(join(this.dir, `${id}.jsonl`));
       const at = last ? (last.type === 'session' ? last.createdAt : last.ts) : '';
       if (!best || at > best.at || (at === best.at && id > best.id)) best = { id, at: at ?? '' };

@@ -7,7 +7,9 @@ import { toggleWordWrap, useFiles } from '../store/files';
 import { setLineChanges } from '../store/revert';
 import { HunkActions } from './HunkActions';
 import { useDarkMode } from '../useColorScheme';
+import { useBlame } from '../store/blame';
 import { svgSides } from '../svgSides';
+import { BlameToggle, BlameView } from './BlameView';
 import { BinaryImageDiff, ImageDiff } from './ImageDiff';
 
 /** The selected file's diff: Monaco side by side (or inline), or a plain notice for binary / oversized files. */
@@ -22,6 +24,8 @@ export function DiffView() {
   const oldPath = useStore((s) => s.summary?.files.find((f) => f.path === s.selectedPath)?.oldPath);
   const wordWrap = useFiles((s) => s.wordWrap);
   const dark = useDarkMode();
+  // The Blame toggle shows the selected file's blame in place of the diff (BlameView.tsx).
+  const blameOn = useBlame((s) => s.on) && selectedPath !== null;
 
   useEffect(() => {
     monaco.editor.setTheme(dark ? 'vs-dark' : 'vs');
@@ -58,15 +62,17 @@ export function DiffView() {
         <button type="button" className="toggle" aria-pressed={wordWrap} onClick={toggleWordWrap}>
           Word wrap
         </button>
+        <BlameToggle />
       </div>
-      {binaryNotice !== null && file && (
+      {blameOn && <BlameView />}
+      {binaryNotice !== null && file && !blameOn && (
         <BinaryImageDiff file={file} contentKey={fileKey} notice={binaryNotice} {...(oldPath ? { oldPath } : {})} />
       )}
-      {notice !== null && <p className="diff-notice">{notice}</p>}
-      {notice === null && <HunkActions />}
-      {svg && <ImageDiff key={fileKey} sides={svg} />}
+      {notice !== null && !blameOn && <p className="diff-notice">{notice}</p>}
+      {notice === null && !blameOn && <HunkActions />}
+      {svg && !blameOn && <ImageDiff key={fileKey} sides={svg} />}
       <MonacoDiff
-        visible={showEditor}
+        visible={showEditor && !blameOn}
         file={showEditor ? file : null}
         contentKey={fileKey}
         inline={inline}

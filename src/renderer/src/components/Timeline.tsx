@@ -4,6 +4,7 @@ import type { Message, Role } from '../../../shared/model';
 import { excerpt, formatTime } from '../format';
 import { ensureBaseline, ensureRange, select, toggleShowHidden, useStore } from '../store';
 import { plural, shortHash } from '../store/describe';
+import { PulledNote } from './PulledNote';
 
 const ROW_HEIGHT = 56;
 const ROLE_ICON: Record<Role, string> = { user: 'U', assistant: 'A', tool: 'T', system: 'S' };
@@ -82,6 +83,7 @@ export function Timeline() {
           Show rewound
         </button>
       </div>
+      <PulledNote />
       <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll}>
         {total === 0 && sessionId === null && (
           <p className="empty-note">
