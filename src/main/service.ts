@@ -38,7 +38,9 @@ import { mkdirPrivate, openPrivateHome, writeFilePrivate } from './engine/privat
 import { resolveWorkspace } from './engine/workspace';
 import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
 import { resolveSide } from './usecases/compare';
+import { labelCheckpoint, withLabels } from './usecases/label';
 import { restoreAndFork } from './usecases/restore';
+import { search } from './usecases/search';
 
 export interface ServiceOptions {
   host: 'electron' | 'serve';
@@ -184,6 +186,8 @@ class Service implements RetraceService {
       },
       restores: async ({ workspace }) => (await this.engine(workspace)).restores(),
       status: async ({ workspace }) => (await this.engine(workspace)).status(),
+      search: async ({ workspace, ...req }) => search(await this.engine(workspace), req),
+      label: async ({ workspace, target, text }) => labelCheckpoint(await this.engine(workspace), target, text),
     };
   }
 
@@ -200,7 +204,7 @@ class Service implements RetraceService {
       session: s.header.id,
       total: list.length,
       offset: req.offset,
-      messages: list.slice(req.offset, req.offset + req.limit),
+      messages: await withLabels(engine, list.slice(req.offset, req.offset + req.limit)),
       checkpoints,
       ...(missed.length > 0 ? { missed } : {}),
     };

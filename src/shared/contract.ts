@@ -12,10 +12,12 @@ export { API_METHODS, EVENT_CHANNEL, ipcChannel, type ApiMethod } from './method
 import type {
   DiffSummary,
   FileContents,
+  LabelResult,
   Message,
   RestoreEntry,
   RestoreResult,
   RetraceEvent,
+  SearchResult,
   SessionSummary,
   TimelinePage,
   UndoResult,
@@ -71,6 +73,18 @@ export const requestSchemas = {
   undo: z.object({ workspace: workspaceId, restore: restoreId.optional() }),
   restores: z.object({ workspace: workspaceId }),
   status: z.object({ workspace: workspaceId }),
+  /** Find messages by text, changed path or label (usecases/search.ts); '' with a filter lists what it keeps. */
+  search: z.object({
+    workspace: workspaceId,
+    query: z.string().max(500),
+    session: sessionId.optional(),
+    limit: z.number().int().min(1).max(10000).default(100),
+    includeHidden: z.boolean().default(true),
+    roles: z.array(z.enum(['user', 'assistant', 'tool', 'system'])).optional(),
+    changesOnly: z.boolean().optional(),
+  }),
+  /** `text` null removes the checkpoint's label. */
+  label: z.object({ workspace: workspaceId, target: checkpointSpec, text: z.string().max(2000).nullable() }),
   // `satisfies` on the literal: a method without a schema, or a schema without a method, fails to compile.
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
@@ -102,6 +116,8 @@ export interface ApiResults {
   undo: UndoResult;
   restores: RestoreEntry[];
   status: WorkspaceStatus;
+  search: SearchResult;
+  label: LabelResult;
 }
 
 /** What the renderer sees (window.retrace in Electron, a WebSocket client under serve). */

@@ -17,6 +17,8 @@ export const API_METHODS = [
   'undo',
   'restores',
   'status',
+  'search',
+  'label',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];
