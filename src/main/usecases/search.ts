@@ -61,7 +61,8 @@ export async function search(engine: WorkspaceEngine, req: SearchRequest): Promi
       index++;
       if (!keptByFilters(m, req)) continue;
       const label = m.hash ? labels.get(m.hash) : undefined;
-      const matchedPaths = q === '' || !m.hash ? [] : (paths.get(m.hash) ?? []).filter((p) => p.toLowerCase().includes(q));
+      const matchedPaths =
+        q === '' || !m.hash ? [] : (paths.get(m.hash) ?? []).filter((p) => p.toLowerCase().includes(q));
       const inText = q === '' || m.text.toLowerCase().includes(q);
       if (!inText && matchedPaths.length === 0 && !label?.toLowerCase().includes(q)) continue;
       total++;

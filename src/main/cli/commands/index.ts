@@ -59,7 +59,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./watch'),
   },
   search: { summary: 'find messages by text, changed file path or label', load: () => import('./search') },
-  label: { summary: 'label a checkpoint (or --remove its label); labelled ones are kept', load: () => import('./label') },
+  label: {
+    summary: 'label a checkpoint (or --remove its label); labelled ones are kept',
+    load: () => import('./label'),
+  },
   app: { summary: 'open the desktop app (also `retrace` or `retrace DIR`)', load: () => import('./app') },
 };
 

@@ -5,7 +5,10 @@ import type { GitRunner } from './runner';
  * one git process: `diff-tree --stdin` reads the ids and answers each in turn. Renames show as the old path and
  * the new one. Reads objects only, so it needs no index.
  */
-export async function changedPathsOfCommits(git: GitRunner, commits: readonly string[]): Promise<Map<string, string[]>> {
+export async function changedPathsOfCommits(
+  git: GitRunner,
+  commits: readonly string[],
+): Promise<Map<string, string[]>> {
   const result = new Map<string, string[]>();
   if (commits.length === 0) return result;
   const { stdout } = await git.exec(
