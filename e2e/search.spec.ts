@@ -155,10 +155,11 @@ test('Label: add one to a checkpoint (shown in its row, found by search), Esc ca
   await open(page);
   const edit = rows(page).filter({ hasText: 'Edit' });
   await expect(edit).toHaveAttribute('aria-current', 'true');
-  // Keyboard path: from the selected row, Tab reaches its Label action.
-  await edit.getByRole('button', { name: /Edit/ }).focus();
+  // Keyboard path: from the selected row, Tab reaches its Label action; each row holds one button only.
+  await expect(edit.getByRole('button')).toHaveCount(1);
+  await edit.getByRole('button').focus();
   await page.keyboard.press('Tab');
-  await expect(edit.getByRole('button', { name: 'Label' })).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Label', exact: true })).toBeFocused();
   await page.keyboard.press('Enter');
   const input = page.getByRole('textbox', { name: 'Label text' });
   await expect(input).toBeFocused();
@@ -167,7 +168,7 @@ test('Label: add one to a checkpoint (shown in its row, found by search), Esc ca
   await expect(input).toHaveCount(0);
   await expect(edit).not.toContainText('ignored');
 
-  await edit.getByRole('button', { name: 'Label' }).click();
+  await page.getByRole('button', { name: 'Label', exact: true }).click();
   await page.getByRole('textbox', { name: 'Label text' }).fill('Login works again');
   await page.getByRole('textbox', { name: 'Label text' }).press('Enter');
   await expect(edit).toContainText('Login works again');
@@ -179,7 +180,7 @@ test('Label: add one to a checkpoint (shown in its row, found by search), Esc ca
   await expect(rows(page).first()).toContainText('Login works again');
   await search(page).press('Escape');
 
-  await rows(page).filter({ hasText: 'Login works again' }).getByRole('button', { name: 'Remove label' }).click();
+  await page.getByRole('button', { name: 'Remove label' }).click();
   await expect(rows(page).filter({ hasText: 'Edit' })).not.toContainText('Login works again');
   const after = await cli<{ messages: { text: string; label?: string }[] }>(world, ['log', '--session', 'beta']);
   expect(after.messages.some((m) => m.label !== undefined)).toBe(false);

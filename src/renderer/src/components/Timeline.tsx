@@ -40,6 +40,7 @@ export function Timeline() {
   const checkpointAt = useMemo(() => new Map(checkpoints.map((c, i) => [c.index, i])), [checkpoints]);
   const selectedRow = checkpoints[selected]?.index ?? -1;
   const selectedPos = posOf ? (posOf.get(selectedRow) ?? -1) : selectedRow;
+  const selectedMessage = selectedRow >= 0 ? messages[selectedRow] : undefined;
   const matchPos = matchRow === null ? -1 : posOf ? (posOf.get(matchRow) ?? -1) : matchRow;
 
   const virtualizer = useVirtualizer({
@@ -136,13 +137,19 @@ export function Timeline() {
                   selected={cpIndex === selected}
                   baselineFiles={cpIndex === 0 ? baselineFiles : undefined}
                 />
-                {message?.hash && cpIndex !== undefined && (
-                  <LabelAction message={message} selected={cpIndex === selected} />
-                )}
               </div>
             );
           })}
         </div>
+        {selectedMessage?.hash && selectedPos >= 0 && (
+          // The selected checkpoint's "Label" action, laid over its row but outside it: a row is one button.
+          <div
+            className="label-slot"
+            style={{ transform: `translateY(${selectedPos * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
+          >
+            <LabelAction message={selectedMessage} />
+          </div>
+        )}
       </div>
     </aside>
   );

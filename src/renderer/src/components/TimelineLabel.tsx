@@ -13,20 +13,21 @@ export function LabelBadge({ label }: { label: string | undefined }) {
 }
 
 /**
- * A checkpoint row's "Label" action (beside the row's own button, which cannot hold another): an inline input
- * where Enter saves and Esc cancels; "Remove label" where it has one. Reachable by Tab from the selected row.
+ * The selected checkpoint's "Label" action (laid over its row; the row itself is one button and holds no other):
+ * an inline input where Enter saves and Esc cancels, and "Remove label" where it has one. Tab from the selected
+ * row reaches it.
  */
-export function LabelAction({ message, selected }: { message: Message; selected: boolean }) {
+export function LabelAction({ message }: { message: Message }) {
   const editing = useSearch((s) => s.editingLabel === message.id);
   if (!message.hash) return null;
   if (editing) return <LabelEditor message={message} />;
   return (
-    <span className={`label-actions${selected ? ' on-selected' : ''}`}>
-      <button type="button" tabIndex={selected ? 0 : -1} onClick={() => startLabel(message.id)}>
+    <span className="label-actions">
+      <button type="button" onClick={() => startLabel(message.id)}>
         Label
       </button>
       {message.label && (
-        <button type="button" tabIndex={selected ? 0 : -1} onClick={() => void saveLabel(message.hash!, null)}>
+        <button type="button" onClick={() => void saveLabel(message.hash!, null)}>
           Remove label
         </button>
       )}
