@@ -60,7 +60,8 @@ export async function writeBulkSession(
     const id = `m_bulk${String(i).padStart(6, '0')}`;
     if (i % every === 0) {
       const hash = hashes[k++]!;
-      const stats = { files: k === 1 ? 2 : 2, insertions: 2, deletions: k === 1 ? 0 : 1 };
+      // Each step adds its own file and rewrites README.md's second line (the first also creates README.md).
+      const stats = { files: 2, insertions: 2, deletions: k === 1 ? 0 : 1 };
       events.push({ type: 'message', id, ts, role: 'tool', text: `Message ${i}: wrote step ${k}`, hash, stats });
     } else {
       const text = `Message ${i}: ${'lorem ipsum dolor '.repeat(1 + (i % 9))}${i % 97 === 0 ? ' needle here' : ''}`;

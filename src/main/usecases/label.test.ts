@@ -99,6 +99,15 @@ describe('labels', () => {
     expect(fsck(gitDir).ok).toBe(true);
   });
 
+  it("maintenance (pack, gc, the repository's health checks) keeps labels and finds nothing to repair in them", async () => {
+    const c1 = await engine.record({ session: 's', role: 'user', text: 'go', checkpoint: true });
+    await labelCheckpoint(engine, c1.hash!, 'stays');
+    const before = (await engine.status()).recovered.length;
+    expect((await engine.maintenance({ force: true })).ran).toBe(true);
+    expect(await readLabels(engine)).toEqual(new Map([[c1.hash, 'stays']]));
+    expect((await engine.status()).recovered.slice(before)).toEqual([]);
+  });
+
   it('bad input: empty, too long, unknown checkpoint, a message without one — each a code, nothing written', async () => {
     const c1 = await engine.record({ session: 's', role: 'user', text: 'go', checkpoint: true });
     const plain = await engine.record({ session: 's', role: 'assistant', text: 'no checkpoint' });
