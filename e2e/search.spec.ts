@@ -84,6 +84,12 @@ test('search narrows the timeline by text and path; next/previous match move the
   await expect(current(page)).toContainText('Edit');
   await search(page).press('Shift+Enter');
   await expect(current(page)).toContainText('Fix the login bug');
+  // Moved another way (→), the next match counts from the new selection.
+  await page.getByRole('button', { name: 'Next match' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(current(page)).toContainText('Edit');
+  await page.getByRole('button', { name: 'Next match' }).click();
+  await expect(current(page)).toContainText('Fix the login bug');
 
   await search(page).fill('login.ts');
   await expect(rows(page)).toHaveCount(1);

@@ -136,6 +136,8 @@ export async function runSearch(): Promise<void> {
 // The list changed under the search (another session, "Show rewound", new messages, a restore): ask again.
 useStore.subscribe((now, before) => {
   if (now.sessionId !== before.sessionId) set({ currentRow: null, editingLabel: null });
+  // The selection moved some other way (keys, a click, the slider): the next match counts from there.
+  else if (now.selected !== before.selected && now.selected !== selectedByMatch) set({ currentRow: null });
   if (now.workspace?.id !== before.workspace?.id) set({ ...initial });
   const changed =
     now.sessionId !== before.sessionId || now.showHidden !== before.showHidden || now.total !== before.total;
@@ -163,8 +165,12 @@ export function goToRow(row: number): void {
   if (checkpoints.length === 0) return;
   let pick = -1;
   for (let i = 0; i < checkpoints.length && checkpoints[i]!.index <= row; i++) pick = i;
-  select(Math.max(0, pick));
+  selectedByMatch = Math.max(0, pick);
+  select(selectedByMatch);
 }
+
+/** The checkpoint the last match move selected (a selection change to it keeps `currentRow`). */
+let selectedByMatch = -1;
 
 /** The next (delta 1) or previous (-1) entry of an ascending row list after the current row, wrapping round. */
 function nextIn(rows: number[], delta: 1 | -1): number | undefined {
