@@ -16,6 +16,7 @@ import type { Hash, SearchHit } from '../../../shared/model';
 import type { Result } from '../../../shared/result';
 import { api } from '../bridge';
 import { reloadTimeline, select, selectSession, useStore } from './index';
+import { checkpointForRow, nextHit, nextRow } from './searchMoves';
 
 /** Enough for the longest timeline (10,000 rows) in one answer. */
 const ROW_LIMIT = 10_000;
@@ -163,46 +164,23 @@ export function goToRow(row: number): void {
   set({ currentRow: row });
   const { checkpoints } = main();
   if (checkpoints.length === 0) return;
-  let pick = -1;
-  for (let i = 0; i < checkpoints.length && checkpoints[i]!.index <= row; i++) pick = i;
-  selectedByMatch = Math.max(0, pick);
+  selectedByMatch = checkpointForRow(checkpoints, row);
   select(selectedByMatch);
 }
 
 /** The checkpoint the last match move selected (a selection change to it keeps `currentRow`). */
 let selectedByMatch = -1;
 
-/** The next (delta 1) or previous (-1) entry of an ascending row list after the current row, wrapping round. */
-function nextIn(rows: number[], delta: 1 | -1): number | undefined {
-  if (rows.length === 0) return undefined;
-  const at = currentRow();
-  if (delta > 0) return rows.find((r) => r > at) ?? rows[0];
-  for (let i = rows.length - 1; i >= 0; i--) if (rows[i]! < at) return rows[i];
-  return rows[rows.length - 1];
-}
-
 /** "Next match" / "Previous match". */
 export async function moveMatch(delta: 1 | -1): Promise<void> {
   const s = get();
   if (s.allSessions && s.query.trim() !== '' && s.hits.length > 0) return moveAcrossSessions(delta);
-  const row = nextIn(s.rows ?? [], delta);
+  const row = nextRow(s.rows ?? [], currentRow(), delta);
   if (row !== undefined) goToRow(row);
 }
 
 async function moveAcrossSessions(delta: 1 | -1): Promise<void> {
-  const { hits } = get();
-  const here = main().sessionId;
-  const at = currentRow();
-  // The hits come newest session first, each session's rows in order: compare (session's place, row).
-  const order = new Map<string, number>();
-  for (const h of hits) if (!order.has(h.session)) order.set(h.session, order.size);
-  const mine = here !== null ? order.get(here) : undefined;
-  const after = (h: SearchHit) => (order.get(h.session)! - mine! || (h.index ?? -1) - at) > 0;
-  const before = (h: SearchHit) => (order.get(h.session)! - mine! || (h.index ?? -1) - at) < 0;
-  let target: SearchHit | undefined;
-  if (mine === undefined) target = delta > 0 ? hits[0] : hits[hits.length - 1];
-  else if (delta > 0) target = hits.find(after) ?? hits[0];
-  else target = hits.findLast(before) ?? hits[hits.length - 1];
+  const target = nextHit(get().hits, main().sessionId, currentRow(), delta);
   if (target) await openHit(target);
 }
 
@@ -233,7 +211,7 @@ export async function movePrompt(delta: 1 | -1): Promise<void> {
     if (!r) return;
     promptRows = { session: sessionId, total, rows: r.hits.map((h) => h.index ?? -1).filter((i) => i >= 0) };
   }
-  const row = nextIn(promptRows.rows, delta);
+  const row = nextRow(promptRows.rows, currentRow(), delta);
   if (row !== undefined) goToRow(row);
 }
 
