@@ -4,7 +4,8 @@
  * checkpoint is therefore always reachable (I5), gc keeps it, and a push of refs/retrace/ carries it. Writing
  * takes the writer lock (the caller's); reading is one `for-each-ref` and never waits for it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, type Stats } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RetraceError } from '../../shared/errors';
 import type { WorkspaceContext } from './context';
@@ -30,15 +31,35 @@ export function normalizeLabel(text: string): string {
   return one;
 }
 
-/** Checkpoint hash → label. A reader: no lock, and no shadow repository is created where none exists yet. */
+/** The labels last read per shadow repository, with the state of the files their refs live in. */
+const known = new Map<string, { fingerprint: string; labels: Map<string, string> }>();
+
+/**
+ * Checkpoint hash → label. A reader: no lock, and no shadow repository is created where none exists yet. The
+ * timeline asks on every page, so git is asked again only when the label refs' files changed (a ref written by
+ * git is renamed into place, a new inode; packing moves them into packed-refs): no wait in the git queue.
+ */
 export async function readLabels(ctx: Pick<WorkspaceContext, 'ws' | 'shadow'>): Promise<Map<string, string>> {
+  const gitDir = join(ctx.ws.dir, 'shadow.git');
+  if (!existsSync(gitDir)) return new Map();
+  const fingerprint = await refFilesFingerprint(gitDir);
+  const cached = known.get(gitDir);
+  if (cached && cached.fingerprint === fingerprint) return cached.labels;
   const labels = new Map<string, string>();
-  if (!existsSync(join(ctx.ws.dir, 'shadow.git'))) return labels;
   for (const { ref, subject } of await (await ctx.shadow()).tagSubjects(LABEL_PREFIX)) {
     const hash = ref.slice(LABEL_PREFIX.length);
     if (/^[0-9a-f]{40}$/.test(hash) && subject !== '') labels.set(hash, subject);
   }
+  known.set(gitDir, { fingerprint, labels });
   return labels;
+}
+
+async function refFilesFingerprint(gitDir: string): Promise<string> {
+  const id = (st: Stats | null) => (st ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-');
+  const dir = join(gitDir, LABEL_PREFIX);
+  const names = (await readdir(dir).catch(() => [] as string[])).sort();
+  const loose = await Promise.all(names.map(async (n) => `${n}=${id(await stat(join(dir, n)).catch(() => null))}`));
+  return `${loose.join(',')}|${id(await stat(join(gitDir, 'packed-refs')).catch(() => null))}`;
 }
 
 /** Set (text) or remove (null) the label of checkpoint `hash`. The caller holds the writer lock. */

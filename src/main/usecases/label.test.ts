@@ -1,4 +1,5 @@
 /** Checkpoint labels (usecases/label.ts, engine/labels.ts): tag refs in the shadow repository, on real git. */
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -106,6 +107,28 @@ describe('labels', () => {
     expect((await engine.maintenance({ force: true })).ran).toBe(true);
     expect(await readLabels(engine)).toEqual(new Map([[c1.hash, 'stays']]));
     expect((await engine.status()).recovered.slice(before)).toEqual([]);
+  });
+
+  it('a reader sees labels another process writes, replaces, packs and deletes at once (no stale cache)', async () => {
+    const c1 = await engine.record({ session: 's', role: 'user', text: 'go', checkpoint: true });
+    const ref = labelRef(c1.hash!);
+    const tag = (text: string) =>
+      execFileSync('git', [`--git-dir=${gitDir}`, 'mktag'], {
+        input: `object ${c1.hash}\ntype commit\ntag x\ntagger T <t@t> 1 +0000\n\n${text}\n`,
+        encoding: 'utf8',
+      }).trim();
+    expect(await readLabels(engine)).toEqual(new Map());
+    gitAt(gitDir, ['update-ref', ref, tag('one')]);
+    expect(await readLabels(engine)).toEqual(new Map([[c1.hash, 'one']]));
+    gitAt(gitDir, ['update-ref', ref, tag('two')]); // same name, same size, same second
+    expect(await readLabels(engine)).toEqual(new Map([[c1.hash, 'two']]));
+    gitAt(gitDir, ['pack-refs', '--all']);
+    gitAt(gitDir, ['update-ref', ref, tag('six')]);
+    expect(await readLabels(engine)).toEqual(new Map([[c1.hash, 'six']]));
+    gitAt(gitDir, ['pack-refs', '--all']);
+    expect(await readLabels(engine)).toEqual(new Map([[c1.hash, 'six']]));
+    gitAt(gitDir, ['update-ref', '-d', ref]);
+    expect(await readLabels(engine)).toEqual(new Map());
   });
 
   it('bad input: empty, too long, unknown checkpoint, a message without one — each a code, nothing written', async () => {
