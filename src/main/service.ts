@@ -50,6 +50,8 @@ import { ChangeRecorders } from './usecases/recordChanges';
 import { restoreAndFork } from './usecases/restore';
 import { applyHunk, revertStep } from './usecases/revert';
 import { blame } from './usecases/blame';
+import { labelCheckpoint, withLabels } from './usecases/label';
+import { search } from './usecases/search';
 
 export interface ServiceOptions {
   host: 'electron' | 'serve';
@@ -235,6 +237,8 @@ class Service implements RetraceService {
       setFolderSettings: async (req) => this.setFolderSettings(req),
       blame: async ({ workspace, path, session }) =>
         blame(await this.engine(workspace), path, session !== undefined ? { session } : {}),
+      search: async ({ workspace, ...req }) => search(await this.engine(workspace), req),
+      label: async ({ workspace, target, text }) => labelCheckpoint(await this.engine(workspace), target, text),
     };
   }
 
@@ -328,7 +332,7 @@ class Service implements RetraceService {
       session: s.header.id,
       total: list.length,
       offset: req.offset,
-      messages: list.slice(req.offset, req.offset + req.limit),
+      messages: await withLabels(engine, list.slice(req.offset, req.offset + req.limit)),
       checkpoints,
       ...(missed.length > 0 ? { missed } : {}),
     };

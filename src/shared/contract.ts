@@ -17,12 +17,14 @@ import type {
   FolderSettings,
   FoundImportResult,
   FoundSessionInfo,
+  LabelResult,
   Message,
   RestoreEntry,
   RestoreResult,
   RetraceEvent,
   RevertResult,
   HunkResult,
+  SearchResult,
   SessionSummary,
   TimelinePage,
   UndoResult,
@@ -130,6 +132,18 @@ export const requestSchemas = {
   }),
   /** Who last changed each line of the file as it is now (`retrace blame`); `session`: along that chain only. */
   blame: z.object({ workspace: workspaceId, path: relPath, session: sessionId.optional() }),
+  /** Find messages by text, changed path or label (usecases/search.ts); '' with a filter lists what it keeps. */
+  search: z.object({
+    workspace: workspaceId,
+    query: z.string().max(500),
+    session: sessionId.optional(),
+    limit: z.number().int().min(1).max(10000).default(100),
+    includeHidden: z.boolean().default(true),
+    roles: z.array(z.enum(['user', 'assistant', 'tool', 'system'])).optional(),
+    changesOnly: z.boolean().optional(),
+  }),
+  /** `text` null removes the checkpoint's label. */
+  label: z.object({ workspace: workspaceId, target: checkpointSpec, text: z.string().max(2000).nullable() }),
   // `satisfies` on the literal: a method without a schema, or a schema without a method, fails to compile.
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
@@ -170,6 +184,8 @@ export interface ApiResults {
   folderSettings: FolderSettings;
   setFolderSettings: FolderSettings;
   blame: BlameResult;
+  search: SearchResult;
+  label: LabelResult;
 }
 
 /** What the renderer sees (window.retrace in Electron, a WebSocket client under serve). */

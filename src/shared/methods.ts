@@ -26,6 +26,8 @@ export const API_METHODS = [
   'folderSettings',
   'setFolderSettings',
   'blame',
+  'search',
+  'label',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

@@ -57,6 +57,8 @@ export interface Message {
   stats?: CheckpointStats;
   /** Importers and hooks may say more (tool name, file, command, reconstruction notes). */
   meta?: MessageMeta;
+  /** Checkpoint messages: the label the user gave the checkpoint (`retrace label`), if any. */
+  label?: string;
 }
 
 export interface MessageMeta {
@@ -376,4 +378,36 @@ export interface BlameLine {
 export interface BlameResult {
   path: string;
   lines: BlameLine[];
+}
+
+/** One message found by `retrace search` (CLI.md "Finding and attributing"); optional fields are additive. */
+export interface SearchHit {
+  session: string;
+  message: string;
+  ts: string;
+  role: Role;
+  /** The text around the first match, on one line (the start of the text when only a path or label matched). */
+  snippet: string;
+  hash: Hash | null;
+  /** The checkpoint's changed paths (against the previous checkpoint) that match the query. */
+  paths: string[];
+  /** Rewound by a conversation restore: found, and said so. */
+  hidden?: true;
+  label?: string;
+  /** Where the message sits in its session's list (visible messages, or all with includeHidden), as the timeline counts. */
+  index?: number;
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** Every hit, of which `hits` holds the first `limit`. */
+  total: number;
+}
+
+/** `retrace label`: the checkpoint and its label now (null: removed). */
+export interface LabelResult {
+  hash: Hash;
+  message: string;
+  session: string;
+  label: string | null;
 }

@@ -190,8 +190,11 @@ function monacoKeys(platform: Platform): ReservedKey[] {
   );
 }
 
-/** The page's own keys (src/renderer/src/keys.ts): checkpoint navigation outside text fields. */
-export const RENDERER_KEYS = ['Left', 'Right', 'J', 'K'];
+/**
+ * The page's own keys, outside text fields: checkpoint navigation (src/renderer/src/keys.ts), and search's
+ * next / previous prompt and "go to the search box" (src/renderer/src/searchKeys.ts).
+ */
+export const RENDERER_KEYS = ['Left', 'Right', 'J', 'K', 'P', 'Shift+P', '/'];
 
 export function reservedKeys(platform: Platform): ReservedKey[] {
   return [

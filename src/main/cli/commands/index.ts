@@ -69,6 +69,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   pull: { summary: "bring a git remote's sessions in, read-only", load: () => import('./pull') },
   export: { summary: 'line attribution as an Agent Trace record (--agent-trace)', load: () => import('./export') },
+  search: { summary: 'find messages by text, changed file path or label', load: () => import('./search') },
+  label: {
+    summary: 'label a checkpoint (or --remove its label); labelled ones are kept',
+    load: () => import('./label'),
+  },
   app: { summary: 'open the desktop app (also `retrace` or `retrace DIR`)', load: () => import('./app') },
 };
 

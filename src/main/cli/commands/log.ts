@@ -2,6 +2,7 @@ import { firstLine, short } from '../output';
 import { str } from '../args';
 import type { Command } from '../command';
 import { visibleMessages } from '../../engine/workspaceEngine';
+import { withLabels } from '../../usecases/label';
 
 export const command: Command = {
   usage: 'log [--session ID] [--all]',
@@ -12,7 +13,7 @@ export const command: Command = {
     const state = await engine.session(str(ctx.values, 'session'));
     const all = ctx.values.all === true;
     // CLI.md's fields, plus `meta` where a message has one (tool, file, what an importer rebuilt) — additive.
-    const messages = visibleMessages(state, all).map((m) => ({
+    const messages = (await withLabels(engine, visibleMessages(state, all))).map((m) => ({
       id: m.id,
       ts: m.ts,
       role: m.role,
@@ -20,13 +21,14 @@ export const command: Command = {
       hash: m.hash,
       hidden: m.hidden,
       ...(m.meta ? { meta: m.meta } : {}),
+      ...(m.label !== undefined ? { label: m.label } : {}),
     }));
     // Checkpoints hooks could not record in this session (I10), as system notes in time order — additive.
     const missed = await engine.missed.recent({ session: state.header.id });
     const lines = messages.map((m) => ({
       ts: m.ts,
       line:
-        `${m.hidden ? '(hidden) ' : ''}${m.ts}  ${m.role.padEnd(9)} ${m.id}${m.hash ? ` [${short(m.hash)}]` : ''}  ${firstLine(m.text, 60)}` +
+        `${m.hidden ? '(hidden) ' : ''}${m.ts}  ${m.role.padEnd(9)} ${m.id}${m.hash ? ` [${short(m.hash)}]` : ''}  ${m.label !== undefined ? `«${m.label}» ` : ''}${firstLine(m.text, 60)}` +
         (m.meta?.reconstructed
           ? `  (rebuilt: ${m.meta.reconstructed.files.length} file(s)${m.meta.reconstructed.missing.length ? `, could not rebuild: ${m.meta.reconstructed.missing.join(', ')}` : ''})`
           : ''),

@@ -6,6 +6,7 @@ import { excludeFileContent, isHardExcluded, SHADOW_ATTRIBUTES } from '../exclud
 import { blobSizes, readBlobs } from '../git/catFile';
 import { checkGit } from '../git/checkGit';
 import { commitTree } from '../git/commitTree';
+import { changedPathsOfCommits } from '../git/changedPaths';
 import { diffTreeFiles } from '../git/diffTree';
 import { GitError, toRetraceError } from '../git/errors';
 import { assertSha1, initShadowRepo } from '../git/init';
@@ -28,6 +29,7 @@ import { TreeCache } from './treeCache';
 import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
 import { forceFullScan } from './warmScope';
 import { withPrivateIndex } from './privateIndex';
+import { makeTag, tagSubjects } from '../git/tags';
 
 export interface ShadowRepoOptions {
   /** Files larger than this are reported as not captured. Default 50 MiB. */
@@ -48,6 +50,8 @@ export class ShadowRepo {
   private rulesChecked = false;
   /** Commit → tree, immutable, so asked of git once per commit (treeCache.ts). */
   private readonly trees = new TreeCache();
+  /** Commit → the paths it changed against its parent: immutable, so asked of git once per commit (search). */
+  private readonly changedPathCache = new Map<string, string[]>();
   /** Line counts of a fast first snapshot's blobs, for the first checkpoint's stats (lineCounts.ts). */
   private readonly lineCounts = new LineCounts();
   /** Detects and repairs a damaged repository (shadow/repair.ts). */
@@ -236,6 +240,34 @@ export class ShadowRepo {
       stats.deletions += f.deletions;
     }
     return { changed, stats };
+  }
+
+  /**
+   * The paths each checkpoint changed against its parent commit (the previous checkpoint, as its stats count
+   * it), for many checkpoints in one git call; remembered per commit, since a commit never changes.
+   */
+  async changedPaths(commits: readonly string[]): Promise<Map<string, string[]>> {
+    const missing = [...new Set(commits.filter((c) => !this.changedPathCache.has(c) && HEX.test(c)))];
+    if (missing.length > 0) {
+      const found = await this.guard(() => changedPathsOfCommits(this.git, missing));
+      for (const [c, paths] of found) this.changedPathCache.set(c, paths);
+    }
+    const out = new Map<string, string[]>();
+    for (const c of commits) {
+      const paths = this.changedPathCache.get(c);
+      if (paths) out.set(c, paths);
+    }
+    return out;
+  }
+
+  /** An annotated tag object on `commit` with `text` as its message (labels.ts points a ref at it). */
+  async makeTag(commit: string, name: string, text: string): Promise<string> {
+    return this.guard(() => makeTag(this.git, commit, name, text));
+  }
+
+  /** Refs under `prefix` with their tag's first line. */
+  tagSubjects(prefix: string): Promise<{ ref: string; subject: string }[]> {
+    return this.guard(() => tagSubjects(this.git, prefix));
   }
 
   /** A file's bytes and mode in a commit or tree; null when the path is absent there (or is a folder). */

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { api } from '../bridge';
 import { installCheckpointKeys } from '../keys';
+import { installSearchKeys } from '../searchKeys';
 import { boot, handleEvent, refreshWorking, useStore } from '../store';
 import { Banner } from './Banner';
 import { ChangedFiles } from './ChangedFiles';
@@ -25,12 +26,14 @@ export function App() {
   useEffect(() => {
     const unsubscribe = api.onEvent(handleEvent);
     const uninstall = installCheckpointKeys();
+    const uninstallSearchKeys = installSearchKeys();
     // Back from the editor where the files were changed: "Since then" must show them as they are now.
     window.addEventListener('focus', refreshWorking);
     void boot();
     return () => {
       unsubscribe();
       uninstall();
+      uninstallSearchKeys();
       window.removeEventListener('focus', refreshWorking);
     };
   }, []);

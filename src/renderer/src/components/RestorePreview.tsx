@@ -22,9 +22,12 @@ export function RestorePreview() {
   useEffect(() => {
     if (!workspace || !hash || !preview?.changed.length) return;
     let live = true;
-    void useStore.getState().scope.diffs.loadSummary(workspace, hash, 'working').then((r) => {
-      if (live && r.ok) setSince({ hash, files: r.value.files });
-    });
+    void useStore
+      .getState()
+      .scope.diffs.loadSummary(workspace, hash, 'working')
+      .then((r) => {
+        if (live && r.ok) setSince({ hash, files: r.value.files });
+      });
     return () => {
       live = false;
     };

@@ -21,7 +21,7 @@ export function Scrubber() {
         onChange={(e) => select(Number(e.target.value))}
       />
       <span className="scrubber-label">{n === 0 ? 'No checkpoints' : `${selected + 1} / ${n}`}</span>
-      <span className="hint">← → or j k</span>
+      <span className="hint">← → or j k · p / P next / previous prompt · / search</span>
     </div>
   );
 }

@@ -5,6 +5,9 @@ import { excerpt, formatTime } from '../format';
 import { ensureBaseline, ensureRange, select, toggleShowHidden, useStore } from '../store';
 import { plural, shortHash } from '../store/describe';
 import { PulledNote } from './PulledNote';
+import { useSearch } from '../store/search';
+import { SearchBar } from './SearchBar';
+import { LabelAction, LabelBadge } from './TimelineLabel';
 
 const ROW_HEIGHT = 56;
 const ROLE_ICON: Record<Role, string> = { user: 'U', assistant: 'A', tool: 'T', system: 'S' };
@@ -18,6 +21,13 @@ export function Timeline() {
   const showHidden = useStore((s) => s.showHidden);
   const sessionId = useStore((s) => s.sessionId);
   const focusRequest = useStore((s) => s.focusRequest);
+  // Search and filters (store/search.ts): the rows they keep, null for all; the row the last match move reached.
+  const rows = useSearch((s) => s.rows);
+  const searching = useSearch((s) => s.query.trim() !== '');
+  const matchRow = useSearch((s) => s.currentRow);
+  const count = rows ? rows.length : total;
+  const rowAt = (pos: number) => (rows ? (rows[pos] ?? -1) : pos);
+  const posOf = useMemo(() => (rows ? new Map(rows.map((r, p) => [r, p])) : null), [rows]);
   const baselineFiles = useStore((s) =>
     s.baseline && s.baseline.hash === s.checkpoints[0]?.hash ? s.baseline.files : null,
   );
@@ -30,27 +40,35 @@ export function Timeline() {
   // Row index → checkpoint index, for clicks and aria-current.
   const checkpointAt = useMemo(() => new Map(checkpoints.map((c, i) => [c.index, i])), [checkpoints]);
   const selectedRow = checkpoints[selected]?.index ?? -1;
+  const selectedPos = posOf ? (posOf.get(selectedRow) ?? -1) : selectedRow;
+  const selectedMessage = selectedRow >= 0 ? messages[selectedRow] : undefined;
+  const matchPos = matchRow === null ? -1 : posOf ? (posOf.get(matchRow) ?? -1) : matchRow;
 
   const virtualizer = useVirtualizer({
-    count: total,
+    count,
     getScrollElement: () => scrollRef.current,
     // Fixed-height rows: nothing to measure, so fast scrolling never shifts under the user.
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
-    getItemKey: (i) => messages[i]?.id ?? `row-${i}`,
+    getItemKey: (i) => messages[rowAt(i)]?.id ?? `row-${rowAt(i)}`,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
 
   useEffect(() => {
-    if (total > 0) void ensureRange(first - 50, last + 50);
-  }, [first, last, total]);
+    if (count > 0) void ensureRange(rowAt(Math.max(0, first - 50)), rowAt(Math.min(count - 1, last + 50)));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- rowAt reads `rows`, listed
+  }, [first, last, count, rows]);
 
   // Keep the selected checkpoint in view as the keys move it.
   useEffect(() => {
-    if (selectedRow >= 0) virtualizer.scrollToIndex(selectedRow, { align: 'auto' });
-  }, [selectedRow, virtualizer]);
+    if (selectedPos >= 0) virtualizer.scrollToIndex(selectedPos, { align: 'auto' });
+  }, [selectedPos, virtualizer]);
+  // A match move may land on a row without a checkpoint: keep that row in view too.
+  useEffect(() => {
+    if (matchPos >= 0) virtualizer.scrollToIndex(matchPos, { align: 'auto' });
+  }, [matchPos, virtualizer]);
 
   useEffect(() => {
     if (focusRequest > 0) focusPending.current = true;
@@ -66,8 +84,8 @@ export function Timeline() {
 
   // Follow new messages live while the list is scrolled to its end.
   useEffect(() => {
-    if (total > 0 && atBottom.current) virtualizer.scrollToIndex(total - 1, { align: 'end' });
-  }, [total, virtualizer]);
+    if (count > 0 && atBottom.current && !rows) virtualizer.scrollToIndex(count - 1, { align: 'end' });
+  }, [count, rows, virtualizer]);
 
   const onScroll = () => {
     const el = scrollRef.current;
@@ -84,6 +102,7 @@ export function Timeline() {
         </button>
       </div>
       <PulledNote />
+      <SearchBar />
       <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll}>
         {total === 0 && sessionId === null && (
           <p className="empty-note">
@@ -100,20 +119,22 @@ export function Timeline() {
           style={{ height: virtualizer.getTotalSize() }}
         >
           {items.map((item) => {
-            const cpIndex = checkpointAt.get(item.index);
+            const row = rowAt(item.index);
+            const cpIndex = checkpointAt.get(row);
+            const message = messages[row];
             return (
               <div
                 key={item.key}
                 role="listitem"
-                data-index={item.index}
-                aria-setsize={total}
+                data-index={row}
+                aria-setsize={count}
                 aria-posinset={item.index + 1}
                 aria-current={cpIndex !== undefined && cpIndex === selected ? 'true' : undefined}
-                className="row-wrap"
+                className={`row-wrap${searching ? ' match' : ''}${row === matchRow ? ' match-current' : ''}`}
                 style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
               >
                 <Row
-                  message={messages[item.index]}
+                  message={message}
                   checkpointIndex={cpIndex}
                   selected={cpIndex === selected}
                   baselineFiles={cpIndex === 0 ? baselineFiles : undefined}
@@ -122,6 +143,15 @@ export function Timeline() {
             );
           })}
         </div>
+        {selectedMessage?.hash && selectedPos >= 0 && (
+          // The selected checkpoint's "Label" action, laid over its row but outside it: a row is one button.
+          <div
+            className="label-slot"
+            style={{ transform: `translateY(${selectedPos * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
+          >
+            <LabelAction message={selectedMessage} />
+          </div>
+        )}
       </div>
     </aside>
   );
@@ -165,6 +195,7 @@ const Row = memo(function Row(props: {
         {m.hash && (
           <span className="cp-meta">
             <code className="hash">{shortHash(m.hash)}</code>
+            <LabelBadge label={m.label} />
             {checkpointIndex === 0 ? (
               // Nothing before it in this session: its stats (against whatever the shadow repository held
               // before) would read as if the first prompt created the project.
