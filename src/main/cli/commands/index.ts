@@ -58,6 +58,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'checkpoint whenever file activity in DIR settles (for agents without hooks)',
     load: () => import('./watch'),
   },
+  gc: { summary: 'let old sessions age out within the storage budget (labelled ones stay)', load: () => import('./gc') },
+  forget: { summary: 'remove one session and the storage only it uses', load: () => import('./forget') },
   app: { summary: 'open the desktop app (also `retrace` or `retrace DIR`)', load: () => import('./app') },
 };
 
