@@ -15,7 +15,10 @@ import { keepReasons } from './keep';
 export async function storageReport(ctx: WorkspaceContext, now = Date.now()): Promise<StorageReport> {
   const all = await ctx.sessions.summaries();
   const kept = await keepReasons(ctx, all, now);
-  const bytes = await sessionBytes(ctx, all.map((s) => s.id));
+  const bytes = await sessionBytes(
+    ctx,
+    all.map((s) => s.id),
+  );
   const sessions: SessionStorage[] = all
     .map((s) => ({
       id: s.id,
@@ -46,7 +49,12 @@ export async function sessionBytes(
   const out = new Map<string, { bytes: number; archiveBytes: number }>();
   for (const id of ids) {
     const own = sessionRef(id);
-    const objects = present.has(own) ? await shadow.uniqueDiskUsage([own], refs.filter((r) => r !== own)) : 0;
+    const objects = present.has(own)
+      ? await shadow.uniqueDiskUsage(
+          [own],
+          refs.filter((r) => r !== own),
+        )
+      : 0;
     const log = (await fs.stat(ctx.sessions.file(id)).catch(() => null))?.size ?? 0;
     const archiveBytes = await archivedBytes(ctx.ws, id);
     out.set(id, { bytes: objects + log + archiveBytes, archiveBytes });
