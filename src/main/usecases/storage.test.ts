@@ -9,14 +9,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, makeWorkspace, tempHome } from '../../../../test/helpers';
-import { writeImportedSession } from '../../integrations/importSession';
-import { resolveWorkspace } from '../workspace';
-import { WorkspaceEngine } from '../workspaceEngine';
-import { forgetLocked, gcLocked } from './collect';
-import { LABEL_PREFIX } from './keep';
-import { measureStorage } from './measure';
-import { storageReport } from './report';
+import { cleanupTempDirs, makeWorkspace, tempHome } from '../../../test/helpers';
+import { writeImportedSession } from '../integrations/importSession';
+import { resolveWorkspace } from '../engine/workspace';
+import { WorkspaceEngine } from '../engine/workspaceEngine';
+import { forgetLocked, gcLocked } from '../engine/storage/collect';
+import { LABEL_PREFIX } from '../engine/storage/keep';
+import { measureStorage } from '../engine/storage/measure';
+import { storageReport } from '../engine/storage/report';
 
 afterAll(cleanupTempDirs);
 
@@ -194,7 +194,7 @@ describe('forget', () => {
     const m = await workspaceWithSessions({ imported: 3 });
     const source = path.join(m.root, '..', `transcript-${process.pid}.jsonl`);
     writeFileSync(source, '{"type":"user"}\n');
-    const { archiveTranscript } = await import('./archive');
+    const { archiveTranscript } = await import('../engine/storage/archive');
     const info = await archiveTranscript(m.engine.ws, 'imported', source);
     rmSync(source);
     expect(info.bytes).toBe(16);
