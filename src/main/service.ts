@@ -39,6 +39,7 @@ import { resolveWorkspace } from './engine/workspace';
 import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
 import { resolveSide } from './usecases/compare';
 import { restoreAndFork } from './usecases/restore';
+import { collectGarbage, forgetSession, setStorageBudget, storageOf } from './usecases/storage';
 
 export interface ServiceOptions {
   host: 'electron' | 'serve';
@@ -184,6 +185,22 @@ class Service implements RetraceService {
       },
       restores: async ({ workspace }) => (await this.engine(workspace)).restores(),
       status: async ({ workspace }) => (await this.engine(workspace)).status(),
+      storage: async ({ workspace }) => storageOf(await this.engine(workspace)),
+      gc: async ({ workspace, maxBytes, keepDays }) => {
+        const res = await collectGarbage(await this.engine(workspace), {
+          ...(maxBytes !== undefined ? { maxBytes } : {}),
+          ...(keepDays !== undefined ? { keepDays } : {}),
+        });
+        if (res.removed.length > 0) this.emit({ type: 'sessions-changed', workspace });
+        return res;
+      },
+      forget: async ({ workspace, session, force }) => {
+        const res = await forgetSession(await this.engine(workspace), session, { force });
+        this.emit({ type: 'sessions-changed', workspace });
+        return res;
+      },
+      setStorageBudget: async ({ workspace, maxBytes, keepDays }) =>
+        setStorageBudget(await this.engine(workspace), { maxBytes, keepDays }),
     };
   }
 

@@ -12,11 +12,14 @@ export { API_METHODS, EVENT_CHANNEL, ipcChannel, type ApiMethod } from './method
 import type {
   DiffSummary,
   FileContents,
+  GcResult,
   Message,
   RestoreEntry,
   RestoreResult,
   RetraceEvent,
   SessionSummary,
+  StorageBudget,
+  StorageReport,
   TimelinePage,
   UndoResult,
   WorkspaceInfo,
@@ -71,6 +74,21 @@ export const requestSchemas = {
   undo: z.object({ workspace: workspaceId, restore: restoreId.optional() }),
   restores: z.object({ workspace: workspaceId }),
   status: z.object({ workspace: workspaceId }),
+  /** Storage per session and the budget (issue 14 item 5: the app's Storage dialog). */
+  storage: z.object({ workspace: workspaceId }),
+  /** `retrace gc`: the saved budget, each given field overriding it for this run. */
+  gc: z.object({
+    workspace: workspaceId,
+    maxBytes: z.number().int().min(0).nullable().optional(),
+    keepDays: z.number().int().min(0).nullable().optional(),
+  }),
+  /** `retrace forget`; `force` removes a labelled session or one being recorded now. */
+  forget: z.object({ workspace: workspaceId, session: sessionId, force: z.boolean().default(false) }),
+  setStorageBudget: z.object({
+    workspace: workspaceId,
+    maxBytes: z.number().int().min(0).nullable(),
+    keepDays: z.number().int().min(0).nullable(),
+  }),
   // `satisfies` on the literal: a method without a schema, or a schema without a method, fails to compile.
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
@@ -102,6 +120,10 @@ export interface ApiResults {
   undo: UndoResult;
   restores: RestoreEntry[];
   status: WorkspaceStatus;
+  storage: StorageReport;
+  gc: GcResult;
+  forget: GcResult;
+  setStorageBudget: StorageBudget;
 }
 
 /** What the renderer sees (window.retrace in Electron, a WebSocket client under serve). */

@@ -17,6 +17,10 @@ export const API_METHODS = [
   'undo',
   'restores',
   'status',
+  'storage',
+  'gc',
+  'forget',
+  'setStorageBudget',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];
