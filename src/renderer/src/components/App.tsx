@@ -15,6 +15,7 @@ import { RestoreProgress } from './RestoreProgress';
 import { RestorePreview } from './RestorePreview';
 import { RestoresPanel } from './RestoresPanel';
 import { Scrubber } from './Scrubber';
+import { StoragePanel } from './StoragePanel';
 import { Timeline } from './Timeline';
 
 export function App() {
@@ -51,6 +52,7 @@ export function App() {
       <Banner />
       <RestorePreview />
       <RestoresPanel />
+      <StoragePanel />
       <Scrubber />
       <CheckpointAnnouncer />
       <main className="panes">

@@ -1,12 +1,11 @@
-import { formatBytes } from '../format';
 import { previewRestore, restore, selectSession, toggleRestores, useStore } from '../store';
 import { RESTORES_BUTTON_ID } from './RestoresPanel';
+import { StorageButton } from './StoragePanel';
 
 export function Header() {
   const workspace = useStore((s) => s.workspace);
   const sessions = useStore((s) => s.sessions);
   const sessionId = useStore((s) => s.sessionId);
-  const status = useStore((s) => s.status);
   const canAct = useStore((s) => s.selected >= 0 && !s.busy);
   const restoresOpen = useStore((s) => s.restoresOpen);
 
@@ -32,9 +31,7 @@ export function Header() {
           ))}
         </select>
       </label>
-      <span className="storage" title="Size of the shadow repository">
-        {status ? `Storage ${formatBytes(status.storageBytes)}` : ''}
-      </span>
+      <StorageButton />
       <div className="actions">
         <button type="button" onClick={() => void previewRestore()} disabled={!canAct}>
           Preview restore
