@@ -312,4 +312,6 @@ export interface GcResult {
   kept: { session: string; reason: string }[];
   /** False when the protected sessions alone exceed maxBytes. */
   underBudget: boolean;
+  /** The budget gc applied (the saved one, with the flags given over it); absent for forget. */
+  budget?: StorageBudget;
 }

@@ -31,7 +31,10 @@ describe('gc and forget from the CLI', () => {
     expect(gc.underBudget).toBe(false);
     expect(gc.storageBytes).toBeGreaterThan(0);
     // The saved budget applies to a bare gc.
-    expect((await cliJson<Gc>(['gc', '--cwd', ws], { home })).underBudget).toBe(false);
+    expect(await cliJson<Gc>(['gc', '--cwd', ws], { home })).toMatchObject({
+      underBudget: false,
+      budget: { maxBytes: 0, keepDays: 0 },
+    });
     expect((await cliJson<Gc>(['gc', '--max-bytes', 'none', '--cwd', ws], { home })).underBudget).toBe(true);
 
     const sessions = await cliJson<{ id: string; bytes: number }[]>(['sessions', '--cwd', ws], { home });

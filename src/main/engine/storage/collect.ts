@@ -59,6 +59,7 @@ export async function gcLocked(host: StorageHost, budget: StorageBudget, now = D
     storageBytes,
     kept: oldestFirst.filter((s) => kept.has(s.id)).map((s) => ({ session: s.id, reason: kept.get(s.id)! })),
     underBudget: budget.maxBytes === null || storageBytes <= budget.maxBytes,
+    budget,
   };
 }
 
