@@ -133,6 +133,57 @@ describe('gc within a budget', () => {
   });
 });
 
+describe('gc with recorded sessions, each continuing from the one before', () => {
+  /** Recorded the way hooks record, `daysAgo` old: its first checkpoint's parent is the newest one (record.ts). */
+  async function recordOld(m: Made, id: string, daysAgo: number): Promise<void> {
+    const big = randomBytes(BIG);
+    writeFileSync(path.join(m.root, 'big.bin'), big);
+    const ts = new Date(Date.now() - daysAgo * DAY).toISOString();
+    const r = await m.engine.record({ session: id, role: 'user', text: `work of ${id}`, ts, checkpoint: true });
+    m.sessions.set(id, { hash: r.hash!, big });
+  }
+
+  it('keeps, for the budget, a session whose snapshots a kept one still reaches (it would free nothing)', async () => {
+    const m = await workspaceWithSessions({});
+    await recordOld(m, 'a', 5);
+    await recordOld(m, 'b', 4);
+    const live = randomBytes(BIG);
+    writeFileSync(path.join(m.root, 'big.bin'), live);
+    m.sessions.set('live', { hash: (await m.engine.checkpoint({ session: 'live' })).hash!, big: live });
+    // live continues from b, b from a: removing a or b would free only their logs.
+    const res = await m.engine.write(() => gcLocked(m.engine, { maxBytes: BIG, keepDays: null }));
+    expect(res.removed).toEqual([]);
+    expect(res.underBudget).toBe(false);
+    expect((await m.engine.listSessions()).map((s) => s.id).sort()).toEqual(['a', 'b', 'live']);
+    git(m.gitDir, ['fsck', '--full', '--strict', '--no-dangling']);
+  });
+
+  it('takes an older session once the later one that reached it goes too, and storage falls within the budget', async () => {
+    const m = await workspaceWithSessions({});
+    await recordOld(m, 'a', 5);
+    await recordOld(m, 'b', 4); // continues from a
+    // A session that starts on its own (imported), recorded now.
+    const fresh = randomBytes(BIG);
+    writeFileSync(path.join(m.root, 'big.bin'), fresh);
+    await m.engine.write(async () => {
+      const tree = (await (await m.engine.shadow()).snapshotTree()).tree;
+      await writeImportedSession(m.engine, {
+        id: 'fresh',
+        source: 'claude-code',
+        importer: 'test',
+        messages: [{ role: 'user', text: 'fresh', ts: new Date().toISOString(), checkpoint: { tree } }],
+      });
+    });
+    const before = await measureStorage(m.engine);
+    const budget = before - Math.round(1.5 * BIG);
+    const res = await m.engine.write(() => gcLocked(m.engine, { maxBytes: budget, keepDays: null }));
+    expect(res.removed).toEqual(['a', 'b']);
+    expect(res.storageBytes).toBeLessThanOrEqual(budget);
+    git(m.gitDir, ['fsck', '--full', '--strict', '--no-dangling']);
+    expect((await m.engine.listSessions()).map((s) => s.id)).toEqual(['fresh']);
+  });
+});
+
 describe('forget', () => {
   it('removes one session whatever its age; storage falls by about what the report said it would free', async () => {
     const m = await workspaceWithSessions({ old: 3, mid: 2, live: 0 });

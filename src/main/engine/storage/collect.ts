@@ -1,6 +1,7 @@
 /**
  * `retrace gc` and `retrace forget` (issue 14 item 5): sessions age out oldest first (by last activity) — those
- * older than keepDays, then more until the storage is within maxBytes — except the ones keep.ts protects.
+ * older than keepDays, then more until the storage is within maxBytes (only sessions whose removal frees objects:
+ * see oldestToFree) — except the ones keep.ts protects.
  * Removing a session drops its ref, its log and its archived transcript, then collects: the objects only it
  * reached leave the disk now, under the writer lock, so the figure falls at once.
  *
@@ -86,8 +87,11 @@ export async function forgetLocked(
 }
 
 /**
- * The oldest sessions of `rest` whose removal (with `batch`'s) would free at least `excess` bytes — estimated
- * with git's own disk usage of the objects no other ref reaches, plus their logs — or all of them.
+ * Sessions of `rest` to remove (with `batch`) so that at least `excess` bytes are freed, oldest first — estimated
+ * with git's own disk usage of the objects no remaining ref reaches, plus the logs. A session is taken only if
+ * taking it frees objects: one whose snapshots a kept session still reaches (a later session continues from
+ * it, record.ts) would lose its history for nothing but its log, so it waits — a later pass takes it once what
+ * reached it is going too. Fewer than needed when no more can be freed.
  */
 async function oldestToFree(
   host: StorageHost,
@@ -97,20 +101,32 @@ async function oldestToFree(
 ): Promise<SessionSummary[]> {
   const shadow = await host.shadow();
   const allRefs = (await shadow.listRefs('refs/')).map((r) => r.ref);
-  const chosen: SessionSummary[] = [];
-  for (const s of rest) {
-    chosen.push(s);
-    const ids = [...batch, ...chosen.map((c) => c.id)];
+  const logBytes = async (id: string): Promise<number> =>
+    (await fs.stat(host.sessions.file(id)).catch(() => null))?.size ?? 0;
+  const freedBy = async (ids: readonly string[]): Promise<number> => {
     const going = new Set(ids.map(sessionRef));
-    const objects = await shadow.uniqueDiskUsage(
+    let bytes = await shadow.uniqueDiskUsage(
       allRefs.filter((r) => going.has(r)),
       allRefs.filter((r) => !going.has(r)),
     );
-    let logs = 0;
-    for (const i of ids) logs += (await fs.stat(host.sessions.file(i)).catch(() => null))?.size ?? 0;
-    if (objects + logs >= excess) break;
+    for (const id of ids) bytes += await logBytes(id);
+    return bytes;
+  };
+  const chosen: SessionSummary[] = [];
+  let freed = await freedBy(batch);
+  for (let progress = true; progress && freed < excess;) {
+    progress = false;
+    for (const s of rest) {
+      if (chosen.includes(s)) continue;
+      const next = await freedBy([...batch, ...chosen.map((c) => c.id), s.id]);
+      if (next - freed <= (await logBytes(s.id))) continue; // frees no object (yet)
+      chosen.push(s);
+      freed = next;
+      progress = true;
+      if (freed >= excess) break;
+    }
   }
-  return chosen;
+  return rest.filter((s) => chosen.includes(s)); // oldest first
 }
 
 /** Drop the sessions (and what `alsoLocked` drops), then the objects nothing reaches any more; the new figure. */
