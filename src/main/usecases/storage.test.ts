@@ -241,6 +241,29 @@ describe('forget', () => {
     await expectRestorable(m, ['second']);
   });
 
+  it('a conversation restore of a forgotten session cannot be undone: E_UNKNOWN_SESSION, nothing changed', async () => {
+    const m = await workspaceWithSessions({ talk: 3, live: 0 });
+    await m.engine.write(() =>
+      m.engine.recordLocked({
+        session: 'talk',
+        role: 'assistant',
+        text: 'later reply',
+        ts: new Date(Date.now() - 2 * DAY).toISOString(),
+      }),
+    );
+    const restore = await m.engine.restore({ target: m.sessions.get('talk')!.hash, mode: 'conversation' });
+    expect(restore.hidden).toBe(1);
+    // The restore's rewind is activity of its own: the session looks recorded now, so forgetting it is forced.
+    await m.engine.write(() => forgetLocked(m.engine, 'talk', { force: true }));
+    const before = readFileSync(path.join(m.root, 'big.bin'));
+    await expect(m.engine.undo(restore.restore)).rejects.toMatchObject({ code: 'E_UNKNOWN_SESSION' });
+    expect(m.engine.sessions.exists('talk')).toBe(false);
+    expect(readFileSync(path.join(m.root, 'big.bin')).equals(before)).toBe(true);
+    expect((await m.engine.status()).recovered).toEqual([]);
+    // Nothing was left for recovery to trip over: the next writer works.
+    expect((await m.engine.checkpoint({ session: 'live' })).hash).toMatch(/^[0-9a-f]{40}$/);
+  });
+
   it('removes the archived transcript with the session', async () => {
     const m = await workspaceWithSessions({ imported: 3 });
     const source = path.join(m.root, '..', `transcript-${process.pid}.jsonl`);
