@@ -40,6 +40,7 @@ import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
 import { resolveSide } from './usecases/compare';
 import { restoreAndFork } from './usecases/restore';
 import { collectGarbage, forgetSession, setStorageBudget, storageOf } from './usecases/storage';
+import { applyHunk, revertStep } from './usecases/revert';
 
 export interface ServiceOptions {
   host: 'electron' | 'serve';
@@ -201,6 +202,21 @@ class Service implements RetraceService {
       },
       setStorageBudget: async ({ workspace, maxBytes, keepDays }) =>
         setStorageBudget(await this.engine(workspace), { maxBytes, keepDays }),
+      revert: async ({ workspace, target, paths, dryRun, merge }) => {
+        const res = await revertStep(await this.engine(workspace), {
+          target,
+          dryRun,
+          merge,
+          ...(paths ? { paths } : {}),
+        });
+        if (!dryRun) this.emit({ type: 'restored', workspace, restore: res.restore });
+        return res;
+      },
+      applyHunk: async ({ workspace, ...req }) => {
+        const res = await applyHunk(await this.engine(workspace), req);
+        this.emit({ type: 'restored', workspace, restore: res.restore });
+        return res;
+      },
     };
   }
 

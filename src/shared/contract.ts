@@ -17,6 +17,8 @@ import type {
   RestoreEntry,
   RestoreResult,
   RetraceEvent,
+  RevertResult,
+  HunkResult,
   SessionSummary,
   StorageBudget,
   StorageReport,
@@ -89,6 +91,29 @@ export const requestSchemas = {
     maxBytes: z.number().int().min(0).nullable(),
     keepDays: z.number().int().min(0).nullable(),
   }),
+  /** Take back one step (`retrace revert`); dryRun: the preview, with the merged result's diff. */
+  revert: z.object({
+    workspace: workspaceId,
+    target: checkpointSpec,
+    paths: z.array(relPath).optional(),
+    dryRun: z.boolean().default(false),
+    merge: z.boolean().default(false),
+  }),
+  /** One hunk of the diff from → to of `path` (0-based line ranges), restored or reverted in the files now. */
+  applyHunk: z.object({
+    workspace: workspaceId,
+    from: hashOrNull,
+    to: side,
+    path: relPath,
+    oldPath: relPath.optional(),
+    hunk: z.object({
+      fromStart: z.number().int().min(0),
+      fromCount: z.number().int().min(0),
+      toStart: z.number().int().min(0),
+      toCount: z.number().int().min(0),
+    }),
+    action: z.enum(['restore', 'revert']),
+  }),
   // `satisfies` on the literal: a method without a schema, or a schema without a method, fails to compile.
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
@@ -124,6 +149,8 @@ export interface ApiResults {
   gc: GcResult;
   forget: GcResult;
   setStorageBudget: StorageBudget;
+  revert: RevertResult;
+  applyHunk: HunkResult;
 }
 
 /** What the renderer sees (window.retrace in Electron, a WebSocket client under serve). */

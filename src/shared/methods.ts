@@ -21,6 +21,8 @@ export const API_METHODS = [
   'gc',
   'forget',
   'setStorageBudget',
+  'revert',
+  'applyHunk',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

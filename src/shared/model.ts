@@ -165,6 +165,34 @@ export interface UndoResult {
  * One line of `retrace restores`: a restore, revert or undo from the ledger, newest first. The CLI prints the
  * CLI.md fields (restore, mode, target, ts, changed, undone); the app also gets the optional ones.
  */
+/** `retrace revert`: one step taken back from the files as they are now, later changes kept (CLI.md). */
+export interface RevertResult {
+  restore: string;
+  mode: 'revert';
+  target: RestoreTarget;
+  /** Safety checkpoint of the files before (null for a dry run, or when nothing changed). */
+  safety: Hash | null;
+  /** Paths written or deleted (or, for a dry run, that would be). */
+  changed: string[];
+  /** Files where a later change touched the same lines: git's conflicted regions per file. */
+  conflicts: { path: string; hunks: number }[];
+  dryRun: boolean;
+  /**
+   * Dry runs for the app: the files now and the merged result as two (unreferenced) commits, so the preview
+   * shows each file's result as a diff through the ordinary contents call, and the file list between them.
+   */
+  preview?: { from: Hash; to: Hash; files: FileChange[] };
+}
+
+/** A hunk of one file's diff put to the other side ("restore") or taken back from the files now ("revert"). */
+export interface HunkResult {
+  restore: string;
+  mode: 'code' | 'revert';
+  target: RestoreTarget;
+  safety: Hash | null;
+  changed: string[];
+}
+
 export interface RestoreEntry {
   restore: string;
   mode: RestoreMode | 'revert' | 'undo';
@@ -199,7 +227,7 @@ export interface RecoveryReport {
 
 export interface LastRestore {
   restore: string;
-  mode: RestoreMode;
+  mode: RestoreMode | 'revert';
   ts: string;
   target: RestoreTarget;
   undoOf?: string;

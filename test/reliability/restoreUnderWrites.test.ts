@@ -77,14 +77,33 @@ interface Action {
   line?: string;
 }
 
-/** Every version of `paths` that any safety checkpoint holds, as one text per path. */
-function safetyContents(gitDir: string, paths: string[]): Map<string, string> {
+/**
+ * Every version of `paths` that any safety checkpoint holds, as one text per path — including copies a restore
+ * kept beside a path (`<path>.retrace-kept-<rid>`): a later restore deletes such a file like any other new file,
+ * and its safety checkpoint then holds it under that name.
+ */
+function safetyContents(gitDir: string, paths: string[]): { byPath: Map<string, string>; keptCopies: number } {
   const commits = gitAt(gitDir, ['for-each-ref', '--format=%(objectname)', 'refs/retrace/safety/'])
     .split('\n')
     .filter(Boolean);
-  const specs = commits.flatMap((c) => paths.map((p) => ({ spec: `${c}:${p}`, path: p })));
+  const wanted = new Set(paths);
+  const ownerOf = (name: string): string | undefined => {
+    if (wanted.has(name)) return name;
+    const at = name.indexOf('.retrace-kept-');
+    return at > 0 && wanted.has(name.slice(0, at)) ? name.slice(0, at) : undefined;
+  };
+  const specs: { spec: string; path: string }[] = [];
+  let keptCopies = 0;
+  for (const c of commits) {
+    for (const name of gitAt(gitDir, ['ls-tree', '-r', '--name-only', '-z', c]).split('\0')) {
+      const owner = ownerOf(name);
+      if (!owner) continue;
+      if (owner !== name) keptCopies++;
+      specs.push({ spec: `${c}:${name}`, path: owner });
+    }
+  }
   const out = new Map<string, string>();
-  if (specs.length === 0) return out;
+  if (specs.length === 0) return { byPath: out, keptCopies };
   const buf = execFileSync('git', [`--git-dir=${gitDir}`, 'cat-file', '--batch'], {
     input: specs.map((s) => s.spec).join('\n') + '\n',
     maxBuffer: 512 << 20,
@@ -100,7 +119,7 @@ function safetyContents(gitDir: string, paths: string[]): Map<string, string> {
     out.set(s.path, (out.get(s.path) ?? '') + buf.subarray(pos, pos + size).toString('utf8'));
     pos += size + 1;
   }
-  return out;
+  return { byPath: out, keptCopies };
 }
 
 /** What is on disk for `rel`: the file, plus any copy a restore kept beside it (named in its error). */
@@ -167,7 +186,7 @@ describe('I9: restores while another process writes', () => {
     const deletedByWriter = new Set(actions.filter((a) => a.op === 'delete').map((a) => a.path));
     const written = actions.filter((a) => a.line && !deletedByWriter.has(a.path));
     const paths = [...new Set(written.map((a) => a.path))];
-    const saved = safetyContents(shadowDir(home, root), paths);
+    const { byPath: saved, keptCopies } = safetyContents(shadowDir(home, root), paths);
     let bytes = 0;
     let lostBytes = 0;
     const lost: string[] = [];
@@ -192,7 +211,7 @@ describe('I9: restores while another process writes', () => {
     console.log(
       `restore-under-writes: ${TRIALS} restores in ${ms} ms (${outcome.ok} completed, ${outcome.changed} stopped ` +
         `with E_CHANGED_DURING_RESTORE); writer: ${count('append')} appends, ${count('create')} files created, ` +
-        `${count('delete')} deleted; ${bytes} bytes written, ${bytes - lostBytes} on disk or in a safety ` +
+        `${count('delete')} deleted; ${keptCopies} kept copies in safety checkpoints; ${bytes} bytes written, ${bytes - lostBytes} on disk or in a safety ` +
         `checkpoint, ${lostBytes} bytes lost; seed ${SEED}`,
     );
     expect(lost.slice(0, 10)).toEqual([]);

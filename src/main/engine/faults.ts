@@ -91,7 +91,13 @@ export function resetErrnoFaults(): void {
  * an exact moment of an apply — append to the file about to be replaced, hold it open across the rename — to
  * show that what another program writes there is never lost (I9).
  */
-export const TEST_HOOK_POINTS = ['apply:before-write', 'apply:before-rename', 'apply:after-rename'] as const;
+export const TEST_HOOK_POINTS = [
+  'apply:before-write',
+  'apply:before-rename',
+  'apply:after-rename',
+  'apply:before-put-back',
+  'apply:before-drop-created',
+] as const;
 export type TestHookPoint = (typeof TEST_HOOK_POINTS)[number];
 type TestHook = (target: string) => void | Promise<void>;
 const hooks = new Map<TestHookPoint, TestHook>();

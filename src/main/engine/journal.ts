@@ -23,7 +23,7 @@ export interface RestoreJournal {
   kind: 'restore';
   rid: string;
   ts: string;
-  mode: RestoreMode;
+  mode: RestoreMode | 'revert';
   /** Safety checkpoint (commit) of the state before; null when no file is touched. */
   safety: string | null;
   /** Exactly the paths the restore may write or delete; the rollback rewrites these from `safety`. */

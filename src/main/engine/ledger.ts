@@ -8,11 +8,14 @@ import type { LastRestore, RestoreMode, RestoreTarget } from '../../shared/model
 import type { VisibilityChange } from './journal';
 import { appendJsonl, readJsonl } from './sessions/jsonl';
 
+/** What a ledger entry did to the files: a restore's mode, or a revert (of a step or of a hunk). */
+export type LedgerMode = RestoreMode | 'revert';
+
 export interface LedgerRestore {
   type: 'restore';
   rid: string;
   ts: string;
-  mode: RestoreMode;
+  mode: LedgerMode;
   target: RestoreTarget;
   /** Safety checkpoint of the state before (null when the restore touched no file). */
   safety: string | null;

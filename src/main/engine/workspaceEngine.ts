@@ -23,6 +23,8 @@ import type {
   RestoreEntry,
   RestoreResult,
   RestoreTarget,
+  RevertResult,
+  HunkResult,
   SessionSummary,
   UndoResult,
   WorkspaceStatus,
@@ -50,6 +52,8 @@ import { report } from './recovery/report';
 import { restoreLocked, type RestoreRequest } from './restore/restore';
 import { listRestores } from './restore/history';
 import { undoLocked } from './restore/undo';
+import { revertLocked, type RevertRequest } from './restore/revert';
+import { applyHunkLocked, type HunkRequest } from './restore/hunk';
 import { assertSessionId, sessionRef } from './sessions/ids';
 import type { MessageEvent, RewindEvent, UnrewindEvent } from './sessions/events';
 import type { SessionState } from './sessions/replay';
@@ -61,6 +65,8 @@ import type { WorkspaceRef } from './workspace';
 
 export type { RecordInput, RecordResult } from './record';
 export type { RestoreRequest } from './restore/restore';
+export type { RevertRequest } from './restore/revert';
+export type { HunkRequest } from './restore/hunk';
 export { INLINE_LIMIT } from './read/contents';
 export { checkWorkspacePath } from './paths';
 
@@ -182,6 +188,16 @@ export class WorkspaceEngine implements WorkspaceContext {
 
   async restore(req: RestoreRequest): Promise<RestoreResult> {
     return this.write(() => restoreLocked(this, req));
+  }
+
+  /** Take back one step from the files now, later changes kept (restore/revert.ts); undoable like a restore. */
+  async revert(req: RevertRequest): Promise<RevertResult> {
+    return this.write(() => revertLocked(this, req));
+  }
+
+  /** One hunk of a file's diff restored or taken back in the files now (restore/hunk.ts); undoable. */
+  async applyHunk(req: HunkRequest): Promise<HunkResult> {
+    return this.write(() => applyHunkLocked(this, req));
   }
 
   /**

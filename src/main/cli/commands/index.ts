@@ -29,6 +29,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   restore: { summary: 'restore code, conversation or both to a checkpoint', load: () => import('./restore') },
   undo: { summary: 'undo a restore by id (default: the most recent restore or undo)', load: () => import('./undo') },
   restores: { summary: 'list restores, reverts and undos, newest first', load: () => import('./restores') },
+  revert: { summary: "take back one step's changes, keeping every later change", load: () => import('./revert') },
   hook: {
     summary: 'record one Claude Code, Codex or Gemini CLI hook call (payload on stdin); never fails the agent',
     load: () => import('./hook'),

@@ -138,6 +138,71 @@ describe('I9: nothing written during a restore is lost', () => {
   });
 });
 
+/** Every line in `rel` and in any copy a restore kept beside it. */
+const linesAround = (root: string, rel: string): string[] => {
+  const dir = path.dirname(path.join(root, rel));
+  const base = path.basename(rel);
+  return readdirSync(dir)
+    .filter((n) => n === base || n.startsWith(`${base}.retrace-kept-`))
+    .flatMap((n) => readFileSync(path.join(dir, n), 'utf8').split('\n'));
+};
+
+describe('I9: an undone run puts files back without losing a write that lands while it does', () => {
+  it('an append between the put-back check and its rename is kept (a CI run lost three lines here)', async () => {
+    const { root, engine, hash, at } = await setup({ 'a.txt': 'a1\n', 'b.txt': 'b1\n' });
+    writeFileSync(at('a.txt'), 'a2\n');
+    writeFileSync(at('b.txt'), 'b2\n');
+    // b.txt changes under the restore, after a.txt was written: the run is undone and a.txt put back.
+    setTestHook(
+      'apply:before-write',
+      firstAt('b.txt', (abs) => appendFileSync(abs, 'b changed\n')),
+    );
+    let raced = false;
+    setTestHook(
+      'apply:before-put-back',
+      firstAt('a.txt', (abs) => {
+        appendFileSync(abs, 'the agent, while a.txt was being put back\n');
+        raced = true;
+      }),
+    );
+    const e = await failure(engine.restore({ target: hash, mode: 'code' }));
+    expect(raced).toBe(true);
+    expect(e.code).toBe('E_CHANGED_DURING_RESTORE');
+    expect(linesAround(root, 'a.txt')).toContain('the agent, while a.txt was being put back');
+    expect(e.message).toContain('a.txt.retrace-kept-');
+    expect(readFileSync(at('b.txt'), 'utf8')).toBe('b2\nb changed\n');
+  });
+
+  it('a write into a created file while the undo takes it away is put back, not unlinked', async () => {
+    const { root, engine, hash, at } = await setup({ 'c.txt': 'c1\n', 'z.txt': 'z1\n' });
+    rmSync(at('c.txt')); // the restore creates c.txt, then fails at z.txt and takes c.txt away again
+    writeFileSync(at('z.txt'), 'z2\n');
+    let fd = -1;
+    setTestHook(
+      'apply:after-rename',
+      firstAt('c.txt', (abs) => {
+        fd = openSync(abs, 'a');
+      }),
+    );
+    setTestHook(
+      'apply:before-write',
+      firstAt('z.txt', (abs) => appendFileSync(abs, 'z changed\n')),
+    );
+    setTestHook(
+      'apply:before-drop-created',
+      firstAt('c.txt', () => {
+        writeSync(fd, 'written through a descriptor the agent held\n');
+        closeSync(fd);
+      }),
+    );
+    const e = await failure(engine.restore({ target: hash, mode: 'code' }));
+    expect(e.code).toBe('E_CHANGED_DURING_RESTORE');
+    expect(fd).toBeGreaterThan(-1);
+    expect(linesAround(root, 'c.txt')).toContain('written through a descriptor the agent held');
+    expect(readFileSync(at('c.txt'), 'utf8')).toBe('c1\nwritten through a descriptor the agent held\n');
+  });
+});
+
 describe('item 7: never through a hard link', () => {
   it('a file hard-linked to a backup outside the folder gets a new file; the backup keeps its content', async () => {
     const { engine, hash, at } = await setup({ 'src/app.ts': 'v1\n' });

@@ -1,5 +1,5 @@
 /**
- * One restore transaction — a restore or an undo — in an order that a kill at any moment leaves recoverable:
+ * One restore transaction — a restore, a revert or an undo — in an order that a kill at any moment leaves recoverable:
  *
  *   safety snapshot → identities + free space + modes → safety commit + ref → journal → apply files (fsynced)
  *   → visibility events → ledger entry → clear journal
@@ -11,11 +11,11 @@
  * done; a kill is rolled back by the next command's recovery (recovery/).
  */
 import { RetraceError } from '../../../shared/errors';
-import type { RestoreMode, RestoreTarget } from '../../../shared/model';
+import type { RestoreTarget } from '../../../shared/model';
 import type { WorkspaceContext } from '../context';
 import { fault, faultArmed } from '../faults';
 import type { RestoreJournal, VisibilityChange } from '../journal';
-import type { LedgerRestore } from '../ledger';
+import type { LedgerMode, LedgerRestore } from '../ledger';
 import { rollBack } from '../recovery/recover';
 import type { RewindEvent, UnrewindEvent } from '../sessions/events';
 import { safetyRef, sessionRef } from '../sessions/ids';
@@ -31,10 +31,13 @@ const SNAPSHOT_ATTEMPTS = 2;
 
 export interface Transaction {
   rid: string;
-  mode: RestoreMode;
+  mode: LedgerMode;
   target: RestoreTarget;
-  /** The tree the files go to; null: no file part. */
-  codeTree: string | null;
+  /**
+   * The tree the files go to; null: no file part. A function computes it from the safety snapshot (a revert
+   * merges into the files as that snapshot saw them, so what I9 compares against is what the merge read).
+   */
+  codeTree: string | null | ((snapshotTree: string) => Promise<string>);
   /** Limits the file part to these paths. */
   paths?: string[];
   conversation: VisibilityChange | null;
@@ -56,11 +59,13 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   let planned: string[] = [];
   let skipped: { path: string; reason: string }[] = [];
   let expect = new Map<string, Expectation>();
+  let codeTree: string | null = typeof t.codeTree === 'function' ? null : t.codeTree;
   if (t.codeTree) {
     for (let attempt = 1; ; attempt++) {
       const startedNs = nowNs();
       const snap = await shadow.snapshotTree();
-      const plan: RestorePlan = await shadow.planRestore(snap.tree, t.codeTree, t.paths);
+      if (typeof t.codeTree === 'function') codeTree = await t.codeTree(snap.tree);
+      const plan: RestorePlan = await shadow.planRestore(snap.tree, codeTree!, t.paths);
       planned = plan.steps.map((s) => s.path);
       skipped = plan.skipped;
       if (t.dryRun) return { safety: null, changed: planned, skipped };
@@ -80,7 +85,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       safety = await shadow.commit(
         snap.tree,
         parent,
-        `retrace: safety checkpoint before ${t.undoOf ? `undo of ${t.undoOf}` : `restore ${t.rid}`}`,
+        `retrace: safety checkpoint before ${t.undoOf ? `undo of ${t.undoOf}` : `${t.mode === 'revert' ? 'revert' : 'restore'} ${t.rid}`}`,
       );
       await shadow.updateRef(safetyRef(t.rid), safety);
       await saveModes(ctx.ws.dir, t.rid, modes);
@@ -102,7 +107,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
     paths: planned,
     target: t.target,
     conversation,
-    ...(t.codeTree ? { codeTree: t.codeTree } : {}),
+    ...(codeTree ? { codeTree } : {}),
     ...(t.undoOf ? { undoOf: t.undoOf } : {}),
   };
   ctx.journal.write(journal);
@@ -111,13 +116,13 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   /** Side files kept under a visible name: a version someone wrote while its path held something newer. */
   const kept: string[] = [];
   try {
-    if (t.codeTree && planned.length > 0) {
+    if (codeTree && planned.length > 0) {
       const opts = { tag: t.rid, expect: (rel: string) => expect.get(rel), onChanged: 'stop' as const, kept };
       if (faultArmed('restore:mid-apply')) {
-        await shadow.applyPaths(t.codeTree, planned.slice(0, Math.ceil(planned.length / 2)), opts);
+        await shadow.applyPaths(codeTree, planned.slice(0, Math.ceil(planned.length / 2)), opts);
         fault('restore:mid-apply');
       }
-      changed = await shadow.applyPaths(t.codeTree, planned, opts);
+      changed = await shadow.applyPaths(codeTree, planned, opts);
       // An undo puts back the exact bits and the folders the undone restore found (git knows only 644/755).
       const modes = t.undoOf ? await loadModes(ctx.ws.dir, t.undoOf) : null;
       if (modes) await reapplyModes(ctx.ws.root, modes, changed);

@@ -11,6 +11,9 @@ import { GitError, toRetraceError } from '../git/errors';
 import { assertSha1, initShadowRepo } from '../git/init';
 import { listIndex } from '../git/lsFiles';
 import { lsTree } from '../git/lsTree';
+import { writeLooseObject } from '../git/looseObject';
+import { mergeTrees, type TreeMerge } from '../git/mergeTree';
+import { replaceInTree, type TreeEdit } from '../git/replaceInTree';
 import { EMPTY_TREE, objectType, parentOf, peelToTree, reachableCommits } from '../git/objects';
 import { ObjectReader } from '../git/objectReader';
 import * as refs from '../git/refs';
@@ -274,6 +277,36 @@ export class ShadowRepo {
     if (paths.length === 0) return new Map();
     const entries = await this.guard(() => lsTree(this.git, tree, { paths: [...paths] }));
     return new Map(entries.filter((e) => e.type === 'blob').map((e) => [e.path, e.id]));
+  }
+
+  /** What changed from `base` to `theirs`, merged onto `ours` by git (a revert: ours = the files now). */
+  async mergeTrees(trees: { base: string; ours: string; theirs: string }): Promise<TreeMerge> {
+    const [base, ours, theirs] = await Promise.all([trees.base, trees.ours, trees.theirs].map((t) => this.treeOf(t)));
+    const version = await checkGit();
+    return this.guard(() => mergeTrees(this.git, version, { base: base!, ours: ours!, theirs: theirs! }));
+  }
+
+  /** `tree` with some paths set to other entries or removed (a throwaway index; the shadow index is untouched). */
+  async replaceInTree(tree: string, edits: readonly TreeEdit[]): Promise<string> {
+    const t = await this.treeOf(tree);
+    return this.guard(() =>
+      withPrivateIndex(this.ws.dir, this.gitDir, (indexFile) =>
+        replaceInTree(this.git.withIndexFile(indexFile), t, edits),
+      ),
+    );
+  }
+
+  /** Store bytes as a blob (a hunk restore's new file content). */
+  async writeBlob(bytes: Buffer): Promise<string> {
+    return writeLooseObject(this.gitDir, 'blob', bytes);
+  }
+
+  /** path → mode and blob id of the files and symlinks among `paths` in a commit or tree. */
+  async treeEntries(treeish: string, paths: readonly string[]): Promise<Map<string, { mode: string; id: string }>> {
+    const tree = await this.treeOf(treeish);
+    if (paths.length === 0) return new Map();
+    const entries = await this.guard(() => lsTree(this.git, tree, { paths: [...paths] }));
+    return new Map(entries.filter((e) => e.type === 'blob').map((e) => [e.path, { mode: e.mode, id: e.id }]));
   }
 
   /** The byte size of each blob (for the free-space check before a restore). */

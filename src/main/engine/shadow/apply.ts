@@ -28,6 +28,7 @@ import { sidePath, syncDir, writeNewFile } from './atomicWrite';
 import { diskBlob, lstatIdentity, nowNs, stillAsExpected, type Expectation, type StatIdentity } from './fileIdentity';
 import { respellForTree } from './caseInsensitive';
 import { fsError, onPath } from './fsErrors';
+import { NO_HARD_LINKS, putInPlace, relKept, removeIfStill } from './putInPlace';
 
 export interface ApplyOptions {
   /** Names this run's side files, so that a killed run's leftovers can be found (default: random). */
@@ -63,8 +64,6 @@ const parentsOf = (p: string): string[] => {
   return segs.slice(0, -1).map((_, i) => segs.slice(0, i + 1).join('/'));
 };
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-/** A hard link is how the replaced file is kept; file systems without them (FAT, some shares) refuse it so. */
-const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK', 'EACCES']);
 
 export function changedError(rels: string[], extra = ''): RetraceError {
   const shown = rels.slice(0, 5).join(', ') + (rels.length > 5 ? `, … (${rels.length})` : '');
@@ -260,15 +259,13 @@ class ApplyRun {
   private async putBack(d: Extract<Done, { kind: 'replaced' | 'removed' }>): Promise<void> {
     if (!d.backup || d.backup.settled) return;
     const abs = this.abs(d.rel);
-    const now = await lstatIdentity(abs);
-    const ours = d.kind === 'replaced' ? now !== null && (await diskBlob(abs, now)) === d.blob : now === null;
-    if (ours) await fs.rename(d.backup.abs, abs);
-    else {
-      const keep = `${abs}.retrace-kept-${this.tag}`;
-      await fs.rename(d.backup.abs, keep);
-      this.opts.kept?.push(path.relative(this.root, keep).split(path.sep).join('/'));
-    }
+    const put = await putInPlace(abs, d.backup.abs, d.kind === 'replaced' ? d.blob : null, this.tag);
+    this.keep(put.kept);
     d.backup.settled = true;
+  }
+
+  private keep(kept: string[]): void {
+    if (kept.length > 0) this.opts.kept?.push(...relKept(this.root, kept));
   }
 
   /** Undo this run, newest first, from its side files; what cannot be undone here is left to the rollback. */
@@ -279,8 +276,7 @@ class ApplyRun {
       const abs = this.abs(d.rel);
       try {
         if (d.kind === 'created') {
-          const now = await lstatIdentity(abs);
-          if (now && (await diskBlob(abs, now)) === d.blob) await fs.unlink(abs);
+          this.keep((await removeIfStill(abs, d.blob, this.tag)).kept);
         } else if (d.kind === 'replaced' || d.kind === 'removed') {
           if (d.backup) await this.putBack(d);
           else if (d.kind === 'removed' && d.link && !(await lstatIdentity(abs))) await fs.symlink(d.link, abs);

@@ -5,13 +5,14 @@
  *
  * Side files are named after the transaction (`tag`) and the target, so a killed process's leftovers are found
  * again by the next command's recovery: `.NAME.~rt-TAG.new` (content not yet in place) and `.NAME.~rt-TAG.old`
- * (the replaced file, kept until the restore knows nobody wrote to it meanwhile).
+ * (the replaced file, kept until the restore knows nobody wrote to it meanwhile); `.aside` holds a file a put-back
+ * is about to replace or remove (putInPlace.ts).
  */
 import { createHash } from 'node:crypto';
 import { constants as C, promises as fs } from 'node:fs';
 import path from 'node:path';
 
-export type SideKind = 'new' | 'old';
+export type SideKind = 'new' | 'old' | 'aside';
 
 /** Longest file name most file systems take is 255 bytes; long names are shortened to a hash. */
 const NAME_MAX = 255;

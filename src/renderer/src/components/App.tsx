@@ -13,6 +13,7 @@ import { Header } from './Header';
 import { OpenFolder } from './OpenFolder';
 import { RestoreProgress } from './RestoreProgress';
 import { RestorePreview } from './RestorePreview';
+import { RevertPreview } from './RevertPreview';
 import { RestoresPanel } from './RestoresPanel';
 import { Scrubber } from './Scrubber';
 import { StoragePanel } from './StoragePanel';
@@ -51,6 +52,7 @@ export function App() {
       <RestoreProgress />
       <Banner />
       <RestorePreview />
+      <RevertPreview />
       <RestoresPanel />
       <StoragePanel />
       <Scrubber />

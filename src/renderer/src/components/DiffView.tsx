@@ -3,6 +3,8 @@ import type { FileContents } from '../../../shared/model';
 import { languageForPath, monaco, quietMonacoAlerts } from '../monaco';
 import { markDiffShown } from '../perf';
 import { toggleInline, useStore } from '../store';
+import { setLineChanges } from '../store/revert';
+import { HunkActions } from './HunkActions';
 import { useDarkMode } from '../useColorScheme';
 
 /** The selected file's diff: Monaco side by side (or inline), or a plain notice for binary / oversized files. */
@@ -46,6 +48,7 @@ export function DiffView() {
         </button>
       </div>
       {notice !== null && <p className="diff-notice">{notice}</p>}
+      {notice === null && <HunkActions />}
       <MonacoDiff visible={showEditor} file={showEditor ? file : null} contentKey={fileKey} inline={inline} />
     </div>
   );
@@ -117,6 +120,7 @@ function MonacoDiff(props: {
       el.dataset.shownKey = pendingKey.current;
       markReadOnly(el);
       markDiffShown();
+      setLineChanges(pendingKey.current, ed.getLineChanges());
     });
     return () => {
       sub.dispose();

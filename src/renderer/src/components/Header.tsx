@@ -1,6 +1,7 @@
 import { previewRestore, restore, selectSession, toggleRestores, useStore } from '../store';
 import { RESTORES_BUTTON_ID } from './RestoresPanel';
 import { StorageButton } from './StoragePanel';
+import { RevertStepButton } from './RevertPreview';
 
 export function Header() {
   const workspace = useStore((s) => s.workspace);
@@ -45,6 +46,7 @@ export function Header() {
         <button type="button" onClick={() => void restore('both')} disabled={!canAct}>
           Restore both
         </button>
+        <RevertStepButton />
         <button
           type="button"
           id={RESTORES_BUTTON_ID}

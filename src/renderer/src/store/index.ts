@@ -308,7 +308,7 @@ export function toggleShowHidden(): void {
 
 // ---------------------------------------------------------------- selection and diff
 
-function diffSides(s: State, index: number): { from: Hash | null; to: DiffSide } | null {
+export function diffSides(s: State, index: number): { from: Hash | null; to: DiffSide } | null {
   const cp = s.checkpoints[index];
   if (!cp) return null;
   switch (s.compare) {
