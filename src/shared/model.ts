@@ -336,7 +336,7 @@ export interface StorageReport {
 export interface GcResult {
   removed: string[];
   storageBytes: number;
-  /** Sessions gc would have removed but keeps, and why (labelled, being recorded now). */
+  /** The sessions gc never removes, and why (labelled, being recorded now); empty for forget. */
   kept: { session: string; reason: string }[];
   /** False when the protected sessions alone exceed maxBytes. */
   underBudget: boolean;
