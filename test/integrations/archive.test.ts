@@ -77,4 +77,39 @@ describe('archived transcripts', () => {
     expect(none.code).toBe(1);
     expect(errorCode(none)).toBe('E_IMPORT');
   });
+  it('a Cline task: its ui_messages.json is kept, and the task comes back from it once its folder is gone', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'app.txt': 'hi\n' });
+    const storage = tempDir('retrace-cline-');
+    const taskDir = join(storage, 'tasks', '1741003200000');
+    mkdirSync(taskDir, { recursive: true });
+    const t0 = Date.UTC(2025, 2, 3, 12, 0, 0);
+    const ui = JSON.stringify([
+      { ts: t0, type: 'say', say: 'task', text: 'Add a farewell', conversationHistoryIndex: -1 },
+      {
+        ts: t0 + 1000,
+        type: 'say',
+        say: 'tool',
+        text: JSON.stringify({ tool: 'newFileCreated', path: 'farewell.txt', content: 'bye' }),
+        conversationHistoryIndex: 1,
+      },
+      { ts: t0 + 2000, type: 'say', say: 'completion_result', text: 'Done.', conversationHistoryIndex: 2 },
+    ]);
+    writeFileSync(join(taskDir, 'ui_messages.json'), ui);
+    const first = await cliJson<{ session: string; checkpoints: number }>(['import', 'cline', taskDir, '--cwd', ws], {
+      home,
+    });
+    const archive = join(workspaceDataDir(home, ws)!, 'archive', `${first.session}.gz`);
+    expect(gunzipSync(readFileSync(archive)).toString('utf8')).toBe(ui);
+    const before = await cliJson<Log>(['log', '--cwd', ws], { home });
+
+    rmSync(join(storage, 'tasks'), { recursive: true });
+    const again = await cliJson<{ session: string; agent: string; checkpoints: number }>(
+      ['import', 'archive', first.session, '--cwd', ws],
+      { home },
+    );
+    expect(again).toMatchObject({ session: first.session, agent: 'cline', checkpoints: first.checkpoints });
+    const after = await cliJson<Log>(['log', '--cwd', ws], { home });
+    expect(after.messages.map((m) => m.text)).toEqual(before.messages.map((m) => m.text));
+  });
 });
