@@ -48,6 +48,7 @@ import { discoverSessions, importDiscovered } from './usecases/discover';
 import { publicSettings, readFolderSettings, writeFolderSettings } from './usecases/folderSettings';
 import { ChangeRecorders } from './usecases/recordChanges';
 import { restoreAndFork } from './usecases/restore';
+import { collectGarbage, forgetSession, setStorageBudget, storageOf } from './usecases/storage';
 import { applyHunk, revertStep } from './usecases/revert';
 import { blame } from './usecases/blame';
 import { labelCheckpoint, withLabels } from './usecases/label';
@@ -210,6 +211,22 @@ class Service implements RetraceService {
       },
       restores: async ({ workspace }) => (await this.engine(workspace)).restores(),
       status: async ({ workspace }) => (await this.engine(workspace)).status(),
+      storage: async ({ workspace }) => storageOf(await this.engine(workspace)),
+      gc: async ({ workspace, maxBytes, keepDays }) => {
+        const res = await collectGarbage(await this.engine(workspace), {
+          ...(maxBytes !== undefined ? { maxBytes } : {}),
+          ...(keepDays !== undefined ? { keepDays } : {}),
+        });
+        if (res.removed.length > 0) this.emit({ type: 'sessions-changed', workspace });
+        return res;
+      },
+      forget: async ({ workspace, session, force }) => {
+        const res = await forgetSession(await this.engine(workspace), session, { force });
+        this.emit({ type: 'sessions-changed', workspace });
+        return res;
+      },
+      setStorageBudget: async ({ workspace, maxBytes, keepDays }) =>
+        setStorageBudget(await this.engine(workspace), { maxBytes, keepDays }),
       revert: async ({ workspace, target, paths, dryRun, merge }) => {
         const res = await revertStep(await this.engine(workspace), {
           target,

@@ -18,6 +18,7 @@ import type {
   FoundImportResult,
   FoundSessionInfo,
   LabelResult,
+  GcResult,
   Message,
   RestoreEntry,
   RestoreResult,
@@ -26,6 +27,8 @@ import type {
   HunkResult,
   SearchResult,
   SessionSummary,
+  StorageBudget,
+  StorageReport,
   TimelinePage,
   UndoResult,
   WorkspaceInfo,
@@ -80,6 +83,21 @@ export const requestSchemas = {
   undo: z.object({ workspace: workspaceId, restore: restoreId.optional() }),
   restores: z.object({ workspace: workspaceId }),
   status: z.object({ workspace: workspaceId }),
+  /** Storage per session and the budget (issue 14 item 5: the app's Storage dialog). */
+  storage: z.object({ workspace: workspaceId }),
+  /** `retrace gc`: the saved budget, each given field overriding it for this run. */
+  gc: z.object({
+    workspace: workspaceId,
+    maxBytes: z.number().int().min(0).nullable().optional(),
+    keepDays: z.number().int().min(0).nullable().optional(),
+  }),
+  /** `retrace forget`; `force` removes a labelled session or one being recorded now. */
+  forget: z.object({ workspace: workspaceId, session: sessionId, force: z.boolean().default(false) }),
+  setStorageBudget: z.object({
+    workspace: workspaceId,
+    maxBytes: z.number().int().min(0).nullable(),
+    keepDays: z.number().int().min(0).nullable(),
+  }),
   /** Take back one step (`retrace revert`); dryRun: the preview, with the merged result's diff. */
   revert: z.object({
     workspace: workspaceId,
@@ -175,6 +193,10 @@ export interface ApiResults {
   undo: UndoResult;
   restores: RestoreEntry[];
   status: WorkspaceStatus;
+  storage: StorageReport;
+  gc: GcResult;
+  forget: GcResult;
+  setStorageBudget: StorageBudget;
   revert: RevertResult;
   applyHunk: HunkResult;
   fileImages: ImageSides;

@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'E_CHANGED_DURING_RESTORE', // a file changed while a restore ran; rolled back, nothing lost
   'E_FILE_BUSY', // a file is held open by another program (EBUSY, Windows); the message names it
   'E_PORT_IN_USE', // `retrace serve --port N`: another process listens on N
+  'E_KEPT', // `forget` of a labelled session or one being recorded now (--force removes it all the same)
   'E_CONFLICT', // a revert whose lines a later step changed again: each file and its conflicted hunks
   'E_BINARY', // a text-only operation (blame) named a binary file
   'E_READ_ONLY', // a session pulled from a remote: its code can be restored, its conversation not changed

@@ -102,6 +102,8 @@ export interface SessionSummary {
   readOnly?: true;
   /** Pulled sessions: who recorded it ("Name <email>", or the account or host), as the pusher's git config said. */
   recordedBy?: string;
+  /** What forgetting it would free (StorageReport); set by `retrace sessions`, not by every listing. */
+  bytes?: number;
 }
 
 export type FileStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'type-changed';
@@ -270,6 +272,8 @@ export interface WorkspaceStatus {
   pendingRepairs?: string[];
   /** Checkpoints hooks could not record, newest last (I10): never silence. */
   missed?: MissedCheckpoint[];
+  /** Bytes of the compressed copies of imported transcripts kept (storage/archive.ts), beside storageBytes. */
+  archiveBytes?: number;
 }
 
 /** A hook call that could not record its checkpoint (the writer lock stayed busy, git failed…). */
@@ -410,4 +414,46 @@ export interface LabelResult {
   message: string;
   session: string;
   label: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Keeping history within a budget (issue 14 item 5): `retrace gc`, `retrace forget`, the app's Storage dialog.
+
+/** A workspace's storage budget; null = no limit of that kind. Persisted per workspace. */
+export interface StorageBudget {
+  maxBytes: number | null;
+  keepDays: number | null;
+}
+
+/** One session's share of the storage, and why gc keeps it whatever its age (null: it may age out). */
+export interface SessionStorage {
+  id: string;
+  title: string;
+  agent: AgentName;
+  updatedAt: string;
+  /** What forgetting it would free: objects no other session or label reaches, its log, its archive. */
+  bytes: number;
+  /** Of those, the compressed copy of its imported transcript. */
+  archiveBytes: number;
+  kept: string | null;
+}
+
+export interface StorageReport {
+  storageBytes: number;
+  archiveBytes: number;
+  budget: StorageBudget;
+  /** Oldest activity first: the order gc removes them in. */
+  sessions: SessionStorage[];
+}
+
+/** `retrace gc` / `retrace forget` (CLI.md: removed, storageBytes; the rest is additive). */
+export interface GcResult {
+  removed: string[];
+  storageBytes: number;
+  /** The sessions gc never removes, and why (labelled, being recorded now); empty for forget. */
+  kept: { session: string; reason: string }[];
+  /** False when the protected sessions alone exceed maxBytes. */
+  underBudget: boolean;
+  /** The budget gc applied (the saved one, with the flags given over it); absent for forget. */
+  budget?: StorageBudget;
 }

@@ -72,3 +72,10 @@ export function firstLine(text: string, max = 72): string {
   const line = text.split('\n')[0] ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
+
+/** Bytes for people: B, KiB, MiB. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}

@@ -11,6 +11,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { WorkspaceContext } from './context';
 import { repairLaggingRefs } from './recovery/recover';
+import { measureStorage } from './storage/measure';
 import type { WorkspaceRef } from './workspace';
 
 /** Unreferenced objects younger than this survive gc: a reader's private snapshot, a writer mid-checkpoint. */
@@ -61,18 +62,18 @@ export async function maintainLocked(
   return { packed: due !== null };
 }
 
-/** Measure the storage now and cache it (after packing; read-only, no lock). */
-export async function refreshStorage(ctx: WorkspaceContext): Promise<void> {
-  await writeStorage(ctx.ws, await (await ctx.shadow()).storageBytes());
+/** Measure the storage now and cache it (after packing or collecting; read-only, no lock). */
+export async function refreshStorage(ctx: WorkspaceContext): Promise<number> {
+  const bytes = await measureStorage(ctx);
+  await writeStorage(ctx.ws, bytes);
+  return bytes;
 }
 
-/** Bytes the shadow repository takes: the cached figure while fresh, else measured (read-only) and cached. */
+/** Bytes the history takes (storage/measure.ts): the cached figure while fresh, else measured (read-only) and cached. */
 export async function storageBytes(ctx: WorkspaceContext): Promise<number> {
   const cached = await readStorage(ctx.ws);
   if (cached && Date.now() - cached.at < STORAGE_TTL_MS) return cached.bytes;
-  const bytes = await (await ctx.shadow()).storageBytes();
-  await writeStorage(ctx.ws, bytes);
-  return bytes;
+  return refreshStorage(ctx);
 }
 
 async function readStorage(ws: WorkspaceRef): Promise<{ bytes: number; at: number } | null> {

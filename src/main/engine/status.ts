@@ -8,6 +8,7 @@
 import type { WorkspaceStatus } from '../../shared/model';
 import type { WorkspaceContext } from './context';
 import { storageBytes } from './maintenance';
+import { allArchivedBytes } from './storage/archive';
 import { MissedLog } from './missed';
 import { detectPendingStable } from './recovery/detect';
 
@@ -31,6 +32,7 @@ export async function readStatus(ctx: StatusHost): Promise<WorkspaceStatus> {
     sessions: states.length,
     checkpoints: hashes.size,
     storageBytes: await storageBytes(ctx),
+    archiveBytes: await allArchivedBytes(ctx.ws),
     canUndo: (await ctx.ledger.newestRestore()) !== null,
     lastRestore: await ctx.ledger.lastRestore(),
     recovered: await ctx.recoveryLog.recent(),

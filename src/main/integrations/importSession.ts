@@ -7,11 +7,13 @@
  * commits that already exist in the shadow repository (Cline's, fetched with their hashes unchanged).
  * Messages of abandoned branches start hidden (MessageEvent.hidden): they are in the log, shown with --all.
  */
+import { relative, isAbsolute } from 'node:path';
 import { RetraceError } from '../../shared/errors';
 import type { MessageMeta, Role, SessionSource } from '../../shared/model';
 import type { MessageEvent, SessionOrigin } from '../engine/sessions/events';
 import { commitMessage, publish } from '../engine/record';
 import { newMessageId, sessionRef } from '../engine/sessions/ids';
+import { archiveDir, archiveTranscript } from '../engine/storage/archive';
 import type { WorkspaceEngine } from '../engine/workspaceEngine';
 
 export interface ImportMessage {
@@ -32,6 +34,8 @@ export interface ImportSessionInput {
   /** Label for commit messages ("claude-code", "cline"). */
   importer: string;
   origin?: SessionOrigin;
+  /** The transcript file to keep a compressed copy of (default: origin.transcript); engine/storage/archive.ts. */
+  archiveSource?: string;
 }
 
 export interface ImportSessionResult {
@@ -135,7 +139,17 @@ export async function writeImportedSession(
   if (input.title) opts.title = input.title;
   if (input.origin) opts.origin = input.origin;
   opts.createdAt = input.createdAt ?? events[0]?.ts ?? new Date().toISOString();
+  // The source kept before the session appears: a failed copy leaves nothing half-imported. Importing from the
+  // copy itself (`retrace import archive`) leaves it as it is.
+  const archiveSource = input.archiveSource ?? input.origin?.transcript;
+  if (archiveSource && !isInside(archiveDir(engine.ws), archiveSource))
+    await archiveTranscript(engine.ws, input.id, archiveSource);
   engine.sessions.create(input.id, opts);
   await publish(engine, input.id, events, { from: await shadow.readRef(sessionRef(input.id)), to: prev });
   return { session: input.id, messages: events.length - hide.length, checkpoints, hidden: hide.length };
+}
+
+function isInside(dir: string, p: string): boolean {
+  const rel = relative(dir, p);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }

@@ -74,6 +74,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'label a checkpoint (or --remove its label); labelled ones are kept',
     load: () => import('./label'),
   },
+  gc: {
+    summary: 'let old sessions age out within the storage budget (labelled ones stay)',
+    load: () => import('./gc'),
+  },
+  forget: { summary: 'remove one session and the storage only it uses', load: () => import('./forget') },
   app: { summary: 'open the desktop app (also `retrace` or `retrace DIR`)', load: () => import('./app') },
 };
 

@@ -1,4 +1,5 @@
-import { firstLine } from '../output';
+import { sessionsWithBytes } from '../../usecases/storage';
+import { firstLine, formatBytes } from '../output';
 import type { Command } from '../command';
 
 export const command: Command = {
@@ -6,13 +7,13 @@ export const command: Command = {
   options: {},
   positionals: { min: 0, max: 0 },
   async run(ctx) {
-    const list = await (await ctx.engine()).listSessions();
+    const list = await sessionsWithBytes(await ctx.engine());
     ctx.out.result(list, () =>
       list.length === 0
         ? 'no sessions yet'
         : list.map(
             (s) =>
-              `${s.id}  ${s.agent.padEnd(11)}  ${s.updatedAt}  ${s.messages} messages, ${s.checkpoints} checkpoints  ${firstLine(s.title, 50)}`,
+              `${s.id}  ${s.agent.padEnd(11)}  ${s.updatedAt}  ${s.messages} messages, ${s.checkpoints} checkpoints, ${formatBytes(s.bytes ?? 0)}  ${firstLine(s.title, 50)}`,
           ),
     );
   },

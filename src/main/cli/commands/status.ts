@@ -1,4 +1,4 @@
-import { short } from '../output';
+import { formatBytes, short } from '../output';
 import type { Command } from '../command';
 
 export const command: Command = {
@@ -9,7 +9,7 @@ export const command: Command = {
     const s = await (await ctx.engine()).status();
     ctx.out.result(s, () => [
       `workspace  ${s.workspace}`,
-      `sessions   ${s.sessions}, checkpoints ${s.checkpoints}, storage ${formatBytes(s.storageBytes)}`,
+      `sessions   ${s.sessions}, checkpoints ${s.checkpoints}, storage ${formatBytes(s.storageBytes)}${s.archiveBytes ? `, archived transcripts ${formatBytes(s.archiveBytes)}` : ''}`,
       s.lastRestore
         ? `last restore ${s.lastRestore.restore} (${s.lastRestore.undoOf ? `undo of ${s.lastRestore.undoOf}` : `${s.lastRestore.mode} to ${short(s.lastRestore.target.hash)}`}) at ${s.lastRestore.ts}${s.canUndo ? '; `retrace undo` reverts it' : ''}`
         : 'no restore yet',
@@ -22,9 +22,3 @@ export const command: Command = {
     ]);
   },
 };
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
-}

@@ -30,6 +30,7 @@ import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
 import { forceFullScan } from './warmScope';
 import { withPrivateIndex } from './privateIndex';
 import { makeTag, tagSubjects } from '../git/tags';
+import { dirBytes } from '../storage/dirBytes';
 
 export interface ShadowRepoOptions {
   /** Files larger than this are reported as not captured. Default 50 MiB. */
@@ -348,7 +349,7 @@ export class ShadowRepo {
 
   /** Bytes the shadow repository takes on disk (a walk of its files: cached by maintenance.ts for status). */
   async storageBytes(): Promise<number> {
-    return duBytes(this.gitDir);
+    return dirBytes(this.gitDir);
   }
 
   /** Loose objects and packs, as `git count-objects -v` counts them. */
@@ -370,6 +371,60 @@ export class ShadowRepo {
    */
   async packLoose(): Promise<void> {
     await this.guard(() => this.git.raw(['repack', '-d', '-l', '-q']));
+  }
+
+  /**
+   * Drop every packed object no ref (nor the index) reaches any more: `repack -a -d` writes one pack of what is
+   * reachable and deletes the old packs, so a forgotten session's objects go now (storage/collect.ts packs its
+   * loose objects first). Loose unreachable objects (a reader's private snapshot in flight) are left alone for
+   * the grace period, so readers are never pulled from under. The caller holds the lock.
+   */
+  async repackReachable(): Promise<void> {
+    await this.guard(() => this.git.raw(['repack', '-a', '-d', '-l', '-q']));
+  }
+
+  /** Refs under `prefix` whose history contains any of `commits` (storage/keep.ts: labelled sessions). */
+  async refsContaining(commits: readonly string[], prefix: string): Promise<string[]> {
+    if (commits.length === 0) return [];
+    const args = ['for-each-ref', '--format=%(refname)', ...commits.flatMap((c) => ['--contains', c]), prefix];
+    const out = await this.guard(() => this.git.raw(args));
+    return out.split('\n').filter((l) => l.length > 0);
+  }
+
+  /** Refs under `prefix` with the commit each names, tags peeled (labels are annotated tags). */
+  async peeledRefs(prefix: string): Promise<{ ref: string; commit: string }[]> {
+    const out = await this.guard(() =>
+      this.git.raw(['for-each-ref', '--format=%(objectname) %(*objectname) %(refname)', prefix]),
+    );
+    return out
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((l) => {
+        const [obj, peeled, ...ref] = l.split(' ');
+        return { ref: ref.join(' '), commit: peeled || obj! };
+      })
+      .filter((r) => r.ref.length > 0);
+  }
+
+  /** Commits reachable from `ref` (a session's chain). */
+  async chain(ref: string): Promise<string[]> {
+    assertRef(ref);
+    const out = await this.guard(() => this.git.raw(['rev-list', ref]));
+    return out.split('\n').filter((l) => l.length === 40);
+  }
+
+  /**
+   * Bytes on disk of the objects reachable from `refs` and from none of `others` (what dropping those refs would
+   * free, give or take deltas against kept objects). Refs are fed on stdin: a workspace may have thousands.
+   */
+  async uniqueDiskUsage(refList: readonly string[], others: readonly string[]): Promise<number> {
+    if (refList.length === 0) return 0;
+    for (const r of [...refList, ...others]) assertRef(r);
+    const stdin = [...refList, ...others.map((r) => `^${r}`)].join('\n') + '\n';
+    const { stdout } = await this.guard(() =>
+      this.git.exec(['rev-list', '--objects', '--disk-usage', '--stdin'], { stdin, withoutIndex: true }),
+    );
+    return Number(stdout.toString('utf8').trim()) || 0;
   }
 
   async gc(pruneExpire: string): Promise<void> {
@@ -490,15 +545,4 @@ async function exists(p: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-async function duBytes(dir: string): Promise<number> {
-  let total = 0;
-  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const e of entries) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) total += await duBytes(p);
-    else total += (await fs.lstat(p).catch(() => null))?.size ?? 0;
-  }
-  return total;
 }

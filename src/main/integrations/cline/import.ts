@@ -166,6 +166,7 @@ export async function importCline(opts: ClineImportOptions): Promise<ClineImport
         cwd: ws.root,
         ...(repo ? { transcript: join(taskDir, 'ui_messages.json') } : {}),
       },
+      archiveSource: join(taskDir, 'ui_messages.json'),
     });
     return {
       ...written,

@@ -18,6 +18,7 @@ import { RestorePreview } from './RestorePreview';
 import { RevertPreview } from './RevertPreview';
 import { RestoresPanel } from './RestoresPanel';
 import { Scrubber } from './Scrubber';
+import { StoragePanel } from './StoragePanel';
 import { Timeline } from './Timeline';
 
 export function App() {
@@ -58,6 +59,7 @@ export function App() {
       <RestorePreview />
       <RevertPreview />
       <RestoresPanel />
+      <StoragePanel />
       <Scrubber />
       <CheckpointAnnouncer />
       <main className="panes">

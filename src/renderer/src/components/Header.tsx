@@ -1,14 +1,13 @@
-import { formatBytes } from '../format';
 import { previewRestore, restore, toggleRestores, useStore } from '../store';
 import { RecordChanges } from './RecordChanges';
 import { RESTORES_BUTTON_ID } from './RestoresPanel';
+import { StorageButton } from './StoragePanel';
 import { RevertStepButton } from './RevertPreview';
 import { PREVIEW_BUTTON_ID } from './RestorePreview';
 import { SessionBrowser } from './SessionBrowser';
 
 export function Header() {
   const workspace = useStore((s) => s.workspace);
-  const status = useStore((s) => s.status);
   const canAct = useStore((s) => s.selected >= 0 && !s.busy);
   const restoresOpen = useStore((s) => s.restoresOpen);
 
@@ -20,9 +19,7 @@ export function Header() {
       </div>
       <SessionBrowser />
       <RecordChanges />
-      <span className="storage" title="Size of the shadow repository">
-        {status ? `Storage ${formatBytes(status.storageBytes)}` : ''}
-      </span>
+      <StorageButton />
       <div className="actions">
         <button type="button" id={PREVIEW_BUTTON_ID} onClick={() => void previewRestore()} disabled={!canAct}>
           Preview restore
