@@ -38,6 +38,7 @@ import { mkdirPrivate, openPrivateHome, writeFilePrivate } from './engine/privat
 import { resolveWorkspace } from './engine/workspace';
 import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
 import { resolveSide } from './usecases/compare';
+import { withoutDetails } from './usecases/messageDetails';
 import { restoreAndFork } from './usecases/restore';
 
 export interface ServiceOptions {
@@ -200,7 +201,7 @@ class Service implements RetraceService {
       session: s.header.id,
       total: list.length,
       offset: req.offset,
-      messages: list.slice(req.offset, req.offset + req.limit),
+      messages: list.slice(req.offset, req.offset + req.limit).map(withoutDetails),
       checkpoints,
       ...(missed.length > 0 ? { missed } : {}),
     };
