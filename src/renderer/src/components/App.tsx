@@ -10,6 +10,7 @@ import { ConnectionStatus } from './ConnectionStatus';
 import { DiffView } from './DiffView';
 import { ErrorAlert } from './ErrorAlert';
 import { Header } from './Header';
+import { MessagePane } from './MessagePane';
 import { OpenFolder } from './OpenFolder';
 import { RestoreProgress } from './RestoreProgress';
 import { RestorePreview } from './RestorePreview';
@@ -54,7 +55,10 @@ export function App() {
       <Scrubber />
       <CheckpointAnnouncer />
       <main className="panes">
-        <Timeline />
+        <div className="reading-column">
+          <Timeline />
+          <MessagePane />
+        </div>
         <section className="review" aria-label="Review">
           <div className="review-top">
             <CompareMode />
