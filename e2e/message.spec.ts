@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { detailsTranscript, LONG_OUTPUT_LENGTH } from '../test/integrations/claudeDetailsTranscript';
 import { cli, serve, tempWorld, type TempWorld } from './support/retrace';
 
-const region = (page: Page) => page.getByRole('region', { name: 'Message' });
+const region = (page: Page) => page.getByRole('region', { name: 'Message', exact: true });
 /** A timeline row by its accessible name (role, then text). */
 const row = (page: Page, name: RegExp) => page.getByRole('list', { name: 'Timeline' }).getByRole('button', { name });
 /** The value of one of the region's facts (Role, Time, Model, Tokens…). */
@@ -56,6 +56,7 @@ test('selecting any message shows it whole: text, tool calls with input and outp
     );
     await expect(fact(page, 'Model')).toHaveText('claude-test-1');
     await expect(fact(page, 'Tokens')).toHaveText('12 in · 42 out · 6,789 cache read · 345 cache write');
+    await expect(fact(page, 'Cost')).toHaveText('$0.0123');
     const thinking = region(page).getByText('The person wants the tests run first.');
     await expect(thinking).toBeHidden();
     await region(page).getByText('Thinking', { exact: true }).click();

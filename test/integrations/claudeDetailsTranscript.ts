@@ -55,6 +55,7 @@ export function detailsTranscript(cwd: string): string {
   assistant('msg_details_1', 42, [
     { type: 'tool_use', id: 'toolu_bash_1', name: 'Bash', input: { command: 'npm test -- --reporter=dot' } },
   ]);
+  lines.at(-1)!.costUSD = 0.0123; // older Claude Code wrote each response's cost
   result('toolu_bash_1', '3 passing\n1 failing: greeting says Helo', {
     stdout: '3 passing\n1 failing: greeting says Helo',
     stderr: '',

@@ -38,6 +38,7 @@ describe('Claude Code message details', () => {
       // The response's last line has its final counts.
       expect(first.meta.usage, how).toEqual({ input: 12, output: 42, cacheRead: 6789, cacheWrite: 345 });
       expect(first.meta.toolCalls, how).toBeUndefined();
+      expect(first.meta.costUsd, how).toBe(0.0123);
     }
   });
 
