@@ -63,7 +63,8 @@ describe('Claude Code message details', () => {
       expect(call.patch, how).toBe(
         "@@ -1,1 +1,1 @@\n-export const greeting = 'Helo';\n+export const greeting = 'Hello';",
       );
-      expect(JSON.parse(call.input!), how).toEqual({ file_path: `${CWD}/greet.js` });
+      expect(call.input, how).toBeUndefined(); // the message names the file; the patch shows the change
+      expect(edit.meta.file, how).toBe('greet.js');
       expect(call.output, how).toBe('The file greet.js has been updated.');
       const write = c.messages.find((m) => m.meta.tool === 'Write')!;
       expect(write.meta.toolCalls![0]!.patch, how).toBe('+# Notes\n+Greeting fixed.');

@@ -8,8 +8,19 @@ import { addedPatch, argsText, replacementPatch, toolCallDetail } from '../detai
 import { toHunks, toStringEdit, toStringEdits } from './edits';
 import { obj, str } from './jsonl';
 
-/** Input keys whose texts the patch shows: left out of the input shown beside it. */
-const PATCH_KEYS = ['old_string', 'new_string', 'edits', 'content', 'new_source', 'replace_all'];
+/**
+ * Input keys the patch shows (and the file, which the message names): left out of the input shown beside it.
+ */
+const PATCH_KEYS = [
+  'old_string',
+  'new_string',
+  'edits',
+  'content',
+  'new_source',
+  'replace_all',
+  'file_path',
+  'notebook_path',
+];
 
 export interface ToolOutcome {
   /** The result's text as the model saw it. */
