@@ -19,7 +19,7 @@ const fact = (page: Page, label: string) =>
     .locator('.message-facts > div')
     .filter({ has: page.locator('dt', { hasText: label }) })
     .locator('dd');
-const call = (page: Page, name: string) => region(page).getByRole('region', { name: `Tool call ${name}` });
+const call = (page: Page, name: string) => region(page).getByRole('group', { name: `Tool call ${name}` });
 
 let world: TempWorld;
 test.beforeAll(async () => {

@@ -89,7 +89,7 @@ function ToolCall({ call }: { call: ToolCallDetail }) {
     .filter(Boolean)
     .join(', ');
   return (
-    <section className="tool-call" aria-label={`Tool call ${call.name}`}>
+    <section className="tool-call" role="group" aria-label={`Tool call ${call.name}`}>
       <h3>
         {call.name}
         {status && <span className={call.isError ? 'tool-status failed' : 'tool-status'}> ({status})</span>}
