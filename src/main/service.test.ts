@@ -135,6 +135,22 @@ describe('service', () => {
     await service.close();
   });
 
+  it('timeline pages leave out the long details; `message` returns the message whole (issue 12)', async () => {
+    const { service, workspace, engine } = await setup();
+    const toolCalls = [{ id: 't1', name: 'Bash', input: 'npm test', output: '3 passing' }];
+    const meta = { tool: 'Bash', model: 'm-1', usage: { input: 3, output: 4 }, thinking: 'Hmm.', toolCalls };
+    const { message } = await engine.record({ session: 's', role: 'tool', text: 'Bash npm test', meta });
+    const page = await service.dispatch('timeline', { workspace, session: 's', offset: 0, limit: 10 });
+    expect(page.ok && page.value.messages[0]!.meta).toEqual({
+      tool: 'Bash',
+      model: 'm-1',
+      usage: { input: 3, output: 4 },
+    });
+    const full = await service.dispatch('message', { workspace, session: 's', id: message });
+    expect(full.ok && full.value.meta).toEqual(meta);
+    await service.close();
+  });
+
   it('pushes messages-appended when another writer appends to a session log', async () => {
     const { service, engine } = await setup();
     await engine.record({ session: 'live', role: 'user', text: 'first' });

@@ -47,6 +47,7 @@ import { openInEditor, type OpenPath } from './usecases/openInEditor';
 import { discoverSessions, importDiscovered } from './usecases/discover';
 import { publicSettings, readFolderSettings, writeFolderSettings } from './usecases/folderSettings';
 import { ChangeRecorders } from './usecases/recordChanges';
+import { withoutDetails } from './usecases/messageDetails';
 import { restoreAndFork } from './usecases/restore';
 import { collectGarbage, forgetSession, setStorageBudget, storageOf } from './usecases/storage';
 import { applyHunk, revertStep } from './usecases/revert';
@@ -349,7 +350,7 @@ class Service implements RetraceService {
       session: s.header.id,
       total: list.length,
       offset: req.offset,
-      messages: await withLabels(engine, list.slice(req.offset, req.offset + req.limit)),
+      messages: await withLabels(engine, list.slice(req.offset, req.offset + req.limit).map(withoutDetails)),
       checkpoints,
       ...(missed.length > 0 ? { missed } : {}),
     };

@@ -76,6 +76,47 @@ export interface MessageMeta {
   /** The model's reasoning, which the agent's own chat shows apart from its replies (Cline). */
   reasoning?: boolean;
   notCaptured?: NotCaptured[];
+  /** Which model wrote it, as the transcript names it. */
+  model?: string;
+  /** The tokens of the model response it came from, where the transcript records them. */
+  usage?: TokenUsage;
+  /** What the response cost in US dollars, where the transcript records it (older Claude Code). */
+  costUsd?: number;
+  /** The model's thinking behind this reply (Claude Code thinking blocks); long texts are cut, saying so. */
+  thinking?: string;
+  /**
+   * Tool calls with what they were given and gave back: on a tool message, the one call whose result it is; on an
+   * assistant message, calls of the response that have no result message of their own.
+   */
+  toolCalls?: ToolCallDetail[];
+}
+
+/** Token counts as the agent recorded them; a count it did not record is absent. */
+export interface TokenUsage {
+  input?: number;
+  output?: number;
+  /** Input tokens read from the prompt cache. */
+  cacheRead?: number;
+  /** Input tokens written to the prompt cache (Claude). */
+  cacheWrite?: number;
+  /** Reasoning ("thoughts") tokens (Codex, Gemini). */
+  reasoning?: number;
+  total?: number;
+}
+
+/** One tool call as the transcript records it. Texts longer than the importer's cap end with a note saying so. */
+export interface ToolCallDetail {
+  /** The agent's call id (Claude Code tool_use_id, Codex call_id, Gemini tool call id). */
+  id?: string;
+  name: string;
+  /** What it was given: a shell command, or the arguments as indented JSON (an edit's texts go to `patch`). */
+  input?: string;
+  /** A file change as diff lines ("@@ …", "-old", "+new", " context"), or the agent's own patch text. */
+  patch?: string;
+  /** What it gave back: what a command printed, a tool's answer. */
+  output?: string;
+  isError?: boolean;
+  exitCode?: number;
 }
 
 export type SessionSource = 'cli' | 'claude-code' | 'cline' | 'codex' | 'gemini' | 'watch' | 'demo';

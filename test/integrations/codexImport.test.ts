@@ -18,6 +18,7 @@ import {
   tempDir,
   tempHome,
 } from '../helpers';
+import type { MessageMeta, ToolCallDetail } from '../../src/shared/model';
 
 afterAll(cleanupTempDirs);
 
@@ -261,6 +262,81 @@ describe('Codex import: the real rollout in ../shared/fixtures', () => {
       expect(log.filter((m) => m.role === 'user').length).toBe(54);
     },
   );
+});
+
+describe('Codex message details (issue 12)', () => {
+  it('model, token counts, reasoning, and each call with its input and output', async () => {
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const counts = (last: number, total: number) => ({
+      type: 'token_count',
+      info: {
+        total_token_usage: { total_tokens: total },
+        last_token_usage: {
+          input_tokens: last - 10,
+          cached_input_tokens: 100,
+          output_tokens: 10,
+          reasoning_output_tokens: 4,
+          total_tokens: last,
+        },
+      },
+    });
+    const r = new Rollout(ws)
+      .prompt('List and fix')
+      // Codex writes a response's token_count before its items, then once more after them.
+      .add('event_msg', counts(500, 500))
+      .add('response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Look first.' }] })
+      .shell('c1', 'ls -la', 'a.txt\n')
+      .add('event_msg', counts(500, 500))
+      .add('event_msg', counts(700, 1200))
+      .patch('p1', '*** Update File: a.txt\n@@\n-a\n+b')
+      .add('response_item', { type: 'function_call', name: 'view_image', arguments: '{"path":"a.png"}', call_id: 'v1' })
+      .add('response_item', { type: 'function_call_output', call_id: 'v1', output: 'shown' })
+      .reply('Fixed.');
+    const { log } = await importRollout(r, ws);
+    type Meta = MessageMeta & { toolCalls?: ToolCallDetail[] };
+    const meta = (i: number) => (log[i] as { meta?: Meta }).meta;
+    expect(log.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'tool', 'assistant']);
+    expect(meta(1)).toMatchObject({
+      reasoning: true,
+      model: 'gpt-5.1-codex',
+      usage: { input: 490, cacheRead: 100, output: 10, reasoning: 4, total: 500 },
+    });
+    expect(meta(2)!.toolCalls).toEqual([
+      {
+        id: 'c1',
+        name: 'shell',
+        input: 'ls -la',
+        output: 'Exit code: 0\nWall time: 0 seconds\nOutput:\na.txt\n',
+        exitCode: 0,
+      },
+    ]);
+    expect(meta(2)!.usage).toBeUndefined(); // the repeated count is not counted twice
+    expect(meta(3)!.usage).toMatchObject({ total: 700 });
+    expect(meta(3)!.toolCalls![0]).toMatchObject({ id: 'p1', name: 'apply_patch' });
+    expect(meta(3)!.toolCalls![0]!.patch).toBe('*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+b\n*** End Patch');
+    expect(meta(4)!.toolCalls).toEqual([
+      { id: 'v1', name: 'view_image', input: '{\n  "path": "a.png"\n}', output: 'shown' },
+    ]);
+    expect(meta(5)).toMatchObject({ model: 'gpt-5.1-codex' });
+  });
+
+  it.skipIf(!existsSync(REAL))(
+    'the real rollout: replies name their model; requests carry their token counts',
+    async () => {
+      const ws = makeWorkspace({});
+      const home = tempHome();
+      await cliJson(['import', 'codex', REAL, '--cwd', ws], { home });
+      const log = (
+        await cliJson<{ messages: { role: string; meta?: MessageMeta }[] }>(['log', '--all', '--cwd', ws], { home })
+      ).messages;
+      const fromModel = log.filter((m) => m.role !== 'user' && m.role !== 'system');
+      expect(fromModel.every((m) => m.meta?.model === 'gpt-5.1-codex-max')).toBe(true);
+      expect(fromModel.filter((m) => m.meta?.usage?.total).length).toBeGreaterThan(100);
+      const tools = log.filter((m) => m.role === 'tool');
+      expect(tools.every((m) => m.meta?.toolCalls?.length === 1)).toBe(true);
+    },
+  );
+  if (!existsSync(REAL)) it.skip('skipped: ../shared/fixtures absent', () => {});
 });
 
 describe('import auto, and a file given to the wrong importer', () => {

@@ -19,6 +19,7 @@ import {
   tempDir,
   tempHome,
 } from '../helpers';
+import type { MessageMeta, ToolCallDetail } from '../../src/shared/model';
 
 afterAll(cleanupTempDirs);
 
@@ -212,4 +213,94 @@ describe('Gemini import: the real chats in ../shared/fixtures', () => {
       }
     },
   );
+});
+
+describe('Gemini message details (issue 12)', () => {
+  it('model and tokens on the reply, thoughts as their own message, each call with its input, output and diff', async () => {
+    const ws = makeWorkspace({ 'app.py': 'print(1)\n' });
+    const reply = {
+      ...gemini(
+        'g1',
+        'Checking, then fixing.',
+        [
+          {
+            id: 'run-1',
+            name: 'run_shell_command',
+            args: { command: 'python app.py', description: 'Run it' },
+            status: 'success',
+            result: [{ functionResponse: { id: 'run-1', name: 'run_shell_command', response: { output: '1\n' } } }],
+            resultDisplay: '1',
+          },
+          {
+            ...edit(ws, 'app.py', 'print(1)\n', 'print(2)\n'),
+            args: { file_path: join(ws, 'app.py'), old_string: 'print(1)', new_string: 'print(2)' },
+          },
+        ],
+        [{ subject: 'Plan', description: 'Run, then edit.' }],
+      ),
+      tokens: { input: 900, output: 40, cached: 300, thoughts: 25, tool: 0, total: 965 },
+    };
+    const toolOnly = {
+      ...gemini('g2', '', [
+        {
+          id: 'read-1',
+          name: 'read_file',
+          args: { file_path: 'missing.txt' },
+          status: 'error',
+          result: [{ functionResponse: { id: 'read-1', name: 'read_file', response: { error: 'File not found' } } }],
+          resultDisplay: 'File not found',
+        },
+      ]),
+      model: 'gemini-2.5-flash',
+      tokens: { input: 1000, output: 5, total: 1005 },
+    };
+    const file = join(tempDir('retrace-gemini-details-'), 'session-details.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ sessionId: 's-details', messages: [user('u1', 'Fix app.py'), reply, toolOnly] }),
+    );
+    const { log } = await importChat(file, ws);
+    type Meta = MessageMeta & { toolCalls?: ToolCallDetail[] };
+    const meta = (i: number) => (log[i] as { meta?: Meta }).meta!;
+    expect(log.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant', 'tool', 'tool', 'tool']);
+    expect(meta(1)).toMatchObject({
+      model: 'gemini-2.5-pro',
+      usage: { input: 900, output: 40, cacheRead: 300, reasoning: 25, total: 965 },
+    });
+    expect(meta(2)).toMatchObject({ reasoning: true });
+    expect(meta(2).usage).toBeUndefined();
+    expect(meta(3).toolCalls).toEqual([
+      { id: 'run-1', name: 'run_shell_command', input: 'python app.py', output: '1\n' },
+    ]);
+    const editCall = meta(4).toolCalls![0]!;
+    expect(editCall).toMatchObject({ name: 'replace', patch: '--- app.py\n+++ app.py\n' });
+    expect(JSON.parse(editCall.input!)).toMatchObject({ old_string: 'print(1)', new_string: 'print(2)' });
+    // A reply that is only a call: its model and tokens go on that call's message.
+    expect(meta(5)).toMatchObject({ model: 'gemini-2.5-flash', usage: { input: 1000, output: 5, total: 1005 } });
+    expect(meta(5).toolCalls).toEqual([
+      {
+        id: 'read-1',
+        name: 'read_file',
+        input: '{\n  "file_path": "missing.txt"\n}',
+        output: 'File not found',
+        isError: true,
+      },
+    ]);
+  });
+
+  it.skipIf(!existsSync(REAL))(
+    'the real chats: replies name their model and tokens (needs ../shared/fixtures)',
+    async () => {
+      for (const name of readdirSync(REAL).filter((f) => f.endsWith('.json'))) {
+        const ws = tempDir('retrace-gemini-real-');
+        const { log } = await importChat(join(REAL, name), ws);
+        const withModel = log.filter((m) => (m.meta as MessageMeta | undefined)?.model);
+        expect(withModel.length).toBeGreaterThan(0);
+        expect(withModel.every((m) => (m.meta as MessageMeta).usage?.total)).toBe(true);
+        const tools = log.filter((m) => m.role === 'tool');
+        expect(tools.every((m) => (m.meta as MessageMeta).toolCalls?.[0]?.output !== undefined)).toBe(true);
+      }
+    },
+  );
+  if (!existsSync(REAL)) it.skip('skipped: ../shared/fixtures absent', () => {});
 });

@@ -34,6 +34,32 @@ const secondTurnSoFar = (): string[] => [
 ];
 
 describe('hook helpers', () => {
+  it('a PostToolUse message carries the call for the Message region: a command and what it printed, an edit as a patch', () => {
+    const bash = planRecord({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_use_id: 'tu1',
+      cwd: '/w',
+      tool_input: { command: 'npm test' },
+      tool_response: { stdout: '3 passing', stderr: 'warn: slow', interrupted: false },
+    });
+    expect(bash!.meta.toolCalls).toEqual([
+      { id: 'tu1', name: 'Bash', input: 'npm test', output: '3 passing\nwarn: slow' },
+    ]);
+    const edit = planRecord({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Edit',
+      tool_use_id: 'tu2',
+      cwd: '/w',
+      tool_input: { file_path: '/w/a.js', old_string: 'a', new_string: 'b' },
+      tool_response: {
+        filePath: '/w/a.js',
+        structuredPatch: [{ oldStart: 3, oldLines: 1, newStart: 3, newLines: 1, lines: ['-a', '+b'] }],
+      },
+    });
+    expect(edit!.meta.toolCalls).toEqual([{ id: 'tu2', name: 'Edit', patch: '@@ -3,1 +3,1 @@\n-a\n+b' }]);
+  });
+
   it("the final reply: this turn's text lines of one response, joined; sidechains and tool results skipped", () => {
     const file = transcript([
       ...secondTurnSoFar(),
@@ -77,7 +103,12 @@ describe('hook helpers', () => {
     ).toEqual({
       role: 'tool',
       text: 'MultiEdit src/a.ts',
-      meta: { tool: 'MultiEdit', file: 'src/a.ts', sourceId: 'toolu_1' },
+      meta: {
+        tool: 'MultiEdit',
+        file: 'src/a.ts',
+        sourceId: 'toolu_1',
+        toolCalls: [{ id: 'toolu_1', name: 'MultiEdit', input: '{\n  "file_path": "/w/src/a.ts",\n  "edits": []\n}' }],
+      },
       file: '/w/src/a.ts',
     });
     expect(

@@ -18,6 +18,7 @@ import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import { arr, obj, str } from './jsonl';
 import { stripAnsi } from './labels';
 import { saveOrigin } from './origin';
+import { claudeToolDetail } from './toolDetail';
 import { summarizeToolUse } from './toolSummary';
 
 export const CHECKPOINT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Bash']);
@@ -161,6 +162,15 @@ export function planRecord(p: HookPayload): Plan | null {
       if (s.command) meta.command = s.command;
       // The tool call's id: the fork on a conversation restore finds its line in the transcript by it.
       if (p.tool_use_id) meta.sourceId = p.tool_use_id;
+      // What the Message region shows: the call's input, an edit's patch, what a command printed.
+      const printed = [str(obj(p.tool_response)?.stdout), str(obj(p.tool_response)?.stderr)].filter(Boolean);
+      meta.toolCalls = [
+        claudeToolDetail(p.tool_use_id ?? '', tool, p.tool_input, {
+          output: stripAnsi(printed.join('\n')),
+          isError: false,
+          report: p.tool_response,
+        }),
+      ];
       const file = str(obj(p.tool_input)?.file_path) ?? str(obj(p.tool_input)?.notebook_path);
       return { role: 'tool', text: s.text, meta, ...(file ? { file } : {}) };
     }

@@ -5,8 +5,10 @@
  * colour codes are dropped. Pure.
  */
 import type { MessageMeta } from '../../../shared/model';
+import { capText, tokenUsage } from '../details';
 import { arr, obj, str } from './jsonl';
 import { isCommandOutput, readableCommand, stripAnsi } from './labels';
+import { claudeToolDetail } from './toolDetail';
 import type { ConversationMessage, ConvLine, ToolUse } from './types';
 
 export const RESULT_EXCERPT = 1000;
@@ -26,6 +28,9 @@ export function toMessages(
 ): ConversationMessage[] {
   const out: ConversationMessage[] = [];
   const assistantById = new Map<string, { msg: ConversationMessage; parts: string[] }>();
+  const thinkingOf = new Map<ConversationMessage, string[]>();
+  const callsOf = new Map<ConversationMessage, string[]>();
+  const answered = answeredCalls(lines, hiddenOf);
   for (const line of lines) {
     const d = line.entry.data;
     const hidden = hiddenOf(line.uuid);
@@ -40,6 +45,7 @@ export function toMessages(
         open.msg.uuids.push(line.uuid);
         open.msg.meta.sourceId = line.uuid;
         open.msg.text = open.parts.join('\n\n');
+        readResponse(line, open.msg.meta, thinkingOf.get(open.msg)!, callsOf.get(open.msg)!);
         continue;
       }
       const msg: ConversationMessage = {
@@ -49,6 +55,9 @@ export function toMessages(
         text: parts.join('\n\n'),
         meta: { sourceId: line.uuid },
       };
+      thinkingOf.set(msg, []);
+      callsOf.set(msg, []);
+      readResponse(line, msg.meta, thinkingOf.get(msg)!, callsOf.get(msg)!);
       out.push(msg);
       if (key) assistantById.set(key, { msg, parts });
     } else if (line.type === 'user') {
@@ -84,8 +93,63 @@ export function toMessages(
     }
     // attachment lines are part of the graph but carry nothing to show.
   }
+  for (const [msg, thinking] of thinkingOf) if (thinking.length > 0) msg.meta.thinking = capText(thinking.join('\n\n'));
+  for (const [msg, ids] of callsOf) {
+    // A call with a result message shows there, with its output; one without (interrupted) shows here.
+    const calls = ids
+      .filter((id) => !answered.has(`${msg.hidden ? 'h' : 'v'}:${id}`))
+      .flatMap((id) => {
+        const use = toolUses.get(id);
+        return use ? [claudeToolDetail(id, use.name, use.input)] : [];
+      });
+    if (calls.length > 0) msg.meta.toolCalls = calls;
+  }
   for (const m of out) m.text = stripAnsi(m.text);
   return out.filter((m) => m.text.trim() !== '');
+}
+
+/** One line of a model response: its model, usage (the last line's counts are the response's), thinking, calls. */
+function readResponse(line: ConvLine, meta: MessageMeta, thinking: string[], calls: string[]): void {
+  const d = line.entry.data;
+  const message = obj(d.message);
+  const model = str(message?.model);
+  if (model && model !== '<synthetic>') meta.model = model;
+  const u = obj(message?.usage);
+  const usage =
+    u &&
+    tokenUsage({
+      input: u.input_tokens,
+      output: u.output_tokens,
+      cacheRead: u.cache_read_input_tokens,
+      cacheWrite: u.cache_creation_input_tokens,
+      reasoning: undefined,
+      total: undefined,
+    });
+  if (usage) meta.usage = usage;
+  if (typeof d.costUSD === 'number') meta.costUsd = d.costUSD;
+  for (const b of arr(message?.content) ?? []) {
+    const block = obj(b);
+    if (block?.type === 'thinking' && typeof block.thinking === 'string' && block.thinking.trim())
+      thinking.push(
+        typeof block.full_length === 'number' ? capText(block.thinking, block.full_length) : block.thinking,
+      );
+    else if (block?.type === 'redacted_thinking') thinking.push('[redacted thinking]');
+    else if (block?.type === 'tool_use' && typeof block.id === 'string') calls.push(block.id);
+  }
+}
+
+/** Tool calls with a result among `lines`, keyed by side (a hidden result does not answer a visible call). */
+function answeredCalls(lines: ConvLine[], hiddenOf: (uuid: string) => boolean): Set<string> {
+  const out = new Set<string>();
+  for (const line of lines) {
+    if (line.type !== 'user') continue;
+    for (const b of arr(contentOf(line)) ?? []) {
+      const block = obj(b);
+      if (block?.type === 'tool_result' && typeof block.tool_use_id === 'string')
+        out.add(`${hiddenOf(line.uuid) ? 'h' : 'v'}:${block.tool_use_id}`);
+    }
+  }
+  return out;
 }
 
 function toolMessage(
@@ -95,12 +159,22 @@ function toolMessage(
   base: { ts: string; hidden: boolean; uuids: string[] },
 ): ConversationMessage {
   const toolUseId = str(block.tool_use_id) ?? '';
-  const summary = toolUses.get(toolUseId)?.summary ?? { tool: 'tool', text: 'tool result' };
-  const excerpt = cut(resultText(block.content), RESULT_EXCERPT);
+  const use = toolUses.get(toolUseId);
+  const summary = use?.summary ?? { tool: 'tool', text: 'tool result' };
+  const full = resultText(block.content);
+  const excerpt = cut(full, RESULT_EXCERPT);
   const head = block.is_error === true ? `${summary.text} (error)` : summary.text;
   const meta: MessageMeta = { tool: summary.tool, sourceId: line.uuid };
   if (summary.file) meta.file = summary.file;
   if (summary.command) meta.command = summary.command;
+  const output = typeof block.full_length === 'number' ? capText(full, block.full_length) : full;
+  meta.toolCalls = [
+    claudeToolDetail(toolUseId, use?.name ?? summary.tool, use?.input, {
+      output: stripAnsi(output),
+      isError: block.is_error === true,
+      report: line.entry.data.toolUseResult,
+    }),
+  ];
   return { ...base, role: 'tool', kind: 'tool', text: excerpt ? `${head}\n${excerpt}` : head, toolUseId, meta };
 }
 

@@ -1,10 +1,12 @@
 /**
- * The parts of a transcript line the importer reads, and nothing else: a long session's lines carry token
- * usage, thinking, whole file reads and command outputs that are never shown in full. Keeping only these
- * parts is what lets a large transcript import in memory close to its size on disk. Pure.
+ * The parts of a transcript line the importer reads, and nothing else: a long session's lines carry whole
+ * file reads, command outputs and thinking, of which the Message region shows at most DETAIL_LIMIT characters
+ * each (details.ts), and sub-agent lines whose texts are never shown. Keeping only these parts is what lets a
+ * large transcript import in memory close to its size on disk. Pure.
  */
+import { DETAIL_LIMIT } from '../details';
 import { arr, obj } from './jsonl';
-import { RESULT_EXCERPT } from './messages';
+import { RESULT_EXCERPT, resultText } from './messages';
 
 const TOP = [
   'type',
@@ -22,6 +24,7 @@ const TOP = [
   'isCompactSummary',
   'isVisibleInTranscriptOnly',
   'content',
+  'costUSD',
   // file history
   'messageId',
   'snapshot',
@@ -79,8 +82,12 @@ export function slimLine(data: Record<string, unknown>): Record<string, unknown>
   const message = obj(data.message);
   if (message) {
     const m: Record<string, unknown> = { id: message.id, role: message.role };
+    // Sub-agent lines are never messages: their texts only need to be long enough to link the threads.
+    const shown = data.isSidechain !== true;
+    if (shown && message.model !== undefined) m.model = message.model;
+    if (shown && message.usage !== undefined) m.usage = message.usage;
     const blocks = arr(message.content);
-    m.content = blocks ? blocks.map(slimBlock).filter((b) => b !== null) : message.content;
+    m.content = blocks ? blocks.map((b) => slimBlock(b, shown)).filter((b) => b !== null) : message.content;
     out.message = m;
   }
   const result = data.toolUseResult;
@@ -99,13 +106,15 @@ function slimResult(result: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function slimBlock(b: unknown): unknown {
+function slimBlock(b: unknown, shown: boolean): unknown {
   const block = obj(b);
   if (!block) return null;
   switch (block.type) {
     case 'thinking':
+      if (!shown || typeof block.thinking !== 'string') return null;
+      return { type: 'thinking', ...kept('thinking', block.thinking) };
     case 'redacted_thinking':
-      return null;
+      return shown ? { type: 'redacted_thinking' } : null;
     case 'image':
       return { type: 'image' };
     case 'tool_result':
@@ -113,7 +122,7 @@ function slimBlock(b: unknown): unknown {
         type: 'tool_result',
         tool_use_id: block.tool_use_id,
         is_error: block.is_error,
-        content: excerpt(block.content),
+        ...(shown ? kept('content', resultText(block.content)) : { content: excerpt(block.content) }),
       };
     case 'tool_use': {
       // A Write's whole file text, kept as bytes like a report's originalFile (slimResult).
@@ -127,7 +136,13 @@ function slimBlock(b: unknown): unknown {
   }
 }
 
-/** A tool result's text, cut a little beyond what a message shows. */
+/** A text cut a little beyond what a message's details keep, with its length when cut (details.ts capText). */
+function kept(key: string, text: string): Record<string, unknown> {
+  if (text.length <= DETAIL_LIMIT) return { [key]: text };
+  return { [key]: text.slice(0, DETAIL_LIMIT + 1), full_length: text.length };
+}
+
+/** A sub-agent tool result's text, cut a little beyond what a message shows. */
 function excerpt(content: unknown): unknown {
   const limit = RESULT_EXCERPT + 100; // the excerpt shown, and enough beyond to know it was cut
   if (typeof content === 'string') return content.length > limit ? content.slice(0, limit) : content;

@@ -19,6 +19,7 @@ import {
   type ImportMessage,
   type ImportOutcome,
 } from '../importSession';
+import { argsText, toolCallDetail } from '../details';
 import { importWorkspace, readWorkspaceFile, toolText } from '../importWorkspace';
 import { StepTrees, type FileState } from '../stepTrees';
 import { rebuildPatches, type PatchStep } from './rebuild';
@@ -143,23 +144,39 @@ export async function importCodex(opts: CodexImportOptions): Promise<CodexImport
 
 function toMessage(it: Exclude<RolloutItem, { kind: 'rollback' }>): ImportMessage {
   const meta: MessageMeta = {};
+  if (it.model) meta.model = it.model;
+  if (it.usage) meta.usage = it.usage;
+  const withMeta = (m: ImportMessage): ImportMessage => (Object.keys(meta).length > 0 ? { ...m, meta } : m);
   switch (it.kind) {
     case 'prompt':
       return { role: 'user', text: it.text, ts: it.ts };
     case 'reply':
-      return { role: 'assistant', text: it.text, ts: it.ts };
+      return withMeta({ role: 'assistant', text: it.text, ts: it.ts });
     case 'reasoning':
-      return { role: 'assistant', text: it.text, ts: it.ts, meta: { reasoning: true } };
+      meta.reasoning = true;
+      return withMeta({ role: 'assistant', text: it.text, ts: it.ts });
     case 'note':
       return { role: 'system', text: it.text, ts: it.ts };
     case 'shell':
       meta.tool = 'shell';
       meta.command = it.command;
+      meta.toolCalls = [
+        toolCallDetail({ id: it.callId, name: 'shell', input: it.command, output: it.output, exitCode: it.exitCode }),
+      ];
       return { role: 'tool', text: toolText(`$ ${it.command}`, it.output), ts: it.ts, meta };
     case 'patch':
       meta.tool = 'apply_patch';
       meta.file = firstPath(it.input);
       meta.sourceId = it.callId;
+      meta.toolCalls = [
+        toolCallDetail({
+          id: it.callId,
+          name: 'apply_patch',
+          patch: it.input.trim(),
+          output: it.output,
+          isError: it.applied === false,
+        }),
+      ];
       return {
         role: 'tool',
         text: toolText(it.input.trim(), it.applied === false ? it.output : null),
@@ -168,6 +185,9 @@ function toMessage(it: Exclude<RolloutItem, { kind: 'rollback' }>): ImportMessag
       };
     case 'tool':
       meta.tool = it.name;
+      meta.toolCalls = [
+        toolCallDetail({ id: it.callId, name: it.name, input: prettyArgs(it.input), output: it.output }),
+      ];
       return { role: 'tool', text: toolText(`${it.name} ${it.input}`, it.output), ts: it.ts, meta };
   }
 }
@@ -186,6 +206,15 @@ function hideLastTurns(messages: ImportMessage[], turns: number): void {
 
 function withoutExcluded(states: Map<string, FileState>): Map<string, FileState> {
   return new Map([...states].filter(([p]) => !isHardExcluded(p)));
+}
+
+/** Function-call arguments are a JSON string: indented when they parse, as written when not. */
+function prettyArgs(raw: string): string | undefined {
+  try {
+    return argsText(JSON.parse(raw));
+  } catch {
+    return raw;
+  }
 }
 
 function firstPath(patch: string): string {

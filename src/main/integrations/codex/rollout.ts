@@ -7,8 +7,16 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { TokenUsage } from '../../../shared/model';
+import { tokenUsage } from '../details';
 
-export type RolloutItem =
+/** What the model side of an item says about it: the model (turn_context) and the request's tokens (token_count). */
+export interface ModelDetails {
+  model?: string;
+  usage?: TokenUsage;
+}
+
+export type RolloutItem = (
   | { kind: 'prompt'; ts: string; text: string }
   | { kind: 'reply'; ts: string; text: string }
   | { kind: 'reasoning'; ts: string; text: string }
@@ -16,7 +24,9 @@ export type RolloutItem =
   | { kind: 'patch'; ts: string; callId: string; input: string; output: string | null; applied: boolean | null }
   | { kind: 'tool'; ts: string; callId: string; name: string; input: string; output: string | null }
   | { kind: 'note'; ts: string; text: string }
-  | { kind: 'rollback'; ts: string; turns: number };
+  | { kind: 'rollback'; ts: string; turns: number }
+) &
+  ModelDetails;
 
 export interface Rollout {
   id: string | null;
@@ -35,6 +45,19 @@ export async function readRollout(file: string): Promise<Rollout> {
   const fallbackReplies: RolloutItem[] = [];
   let sawUserEvent = false;
   let sawAgentEvent = false;
+  let model: string | null = null;
+  /**
+   * A request's token counts, until the first item of its response: Codex writes the token_count as a response
+   * completes, before that response's items, then once more after them (the same totals: skipped).
+   */
+  let pendingUsage: TokenUsage | null = null;
+  let countedTotal: unknown = null;
+  const fromModel = <T extends RolloutItem>(item: T): T => {
+    if (model) item.model = model;
+    if (pendingUsage) item.usage = pendingUsage;
+    pendingUsage = null;
+    return item;
+  };
   let lineNo = 0;
   let bad = 0;
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
@@ -59,6 +82,7 @@ export async function readRollout(file: string): Promise<Rollout> {
         break;
       case 'turn_context':
         out.cwd ??= str(p.cwd);
+        model = str(p.model) ?? model;
         break;
       case 'compacted':
         out.items.push({
@@ -90,8 +114,27 @@ export async function readRollout(file: string): Promise<Rollout> {
         break;
       case 'agent_message':
         sawAgentEvent = true;
-        out.items.push({ kind: 'reply', ts, text: str(p.message) ?? '' });
+        out.items.push(fromModel({ kind: 'reply', ts, text: str(p.message) ?? '' }));
         break;
+      case 'token_count': {
+        const info = (p.info ?? {}) as Json;
+        const total = ((info.total_token_usage ?? {}) as Json).total_tokens;
+        if (total !== undefined && total === countedTotal) break;
+        countedTotal = total;
+        const last = (info.last_token_usage ?? null) as Json | null;
+        const usage =
+          last &&
+          tokenUsage({
+            input: last.input_tokens,
+            output: last.output_tokens,
+            cacheRead: last.cached_input_tokens,
+            cacheWrite: undefined,
+            reasoning: last.reasoning_output_tokens,
+            total: last.total_tokens,
+          });
+        if (usage) pendingUsage = usage;
+        break;
+      }
       case 'turn_aborted':
         out.items.push({ kind: 'note', ts, text: `Turn aborted${str(p.reason) ? ` (${str(p.reason)})` : ''}` });
         break;
@@ -119,7 +162,7 @@ export async function readRollout(file: string): Promise<Rollout> {
       case 'message': {
         const text = contentText(p.content);
         if (p.role === 'user' && text && !isInjectedContext(text)) fallbackPrompts.push({ kind: 'prompt', ts, text });
-        if (p.role === 'assistant' && text) fallbackReplies.push({ kind: 'reply', ts, text });
+        if (p.role === 'assistant' && text) fallbackReplies.push(fromModel({ kind: 'reply', ts, text }));
         break;
       }
       case 'reasoning': {
@@ -129,7 +172,7 @@ export async function readRollout(file: string): Promise<Rollout> {
               .filter(Boolean)
               .join('\n')
           : '';
-        if (text) out.items.push({ kind: 'reasoning', ts, text });
+        if (text) out.items.push(fromModel({ kind: 'reasoning', ts, text }));
         break;
       }
       case 'function_call':
@@ -160,7 +203,7 @@ export async function readRollout(file: string): Promise<Rollout> {
       item = { kind: 'shell', ts, callId, command: shellCommand(raw), output: null, exitCode: null };
     else item = { kind: 'tool', ts, callId, name, input: raw, output: null };
     calls.set(callId, item);
-    out.items.push(item);
+    out.items.push(fromModel(item));
   }
 }
 

@@ -25,6 +25,8 @@ export interface GeminiMessage {
   thoughts: string[];
   toolCalls: GeminiToolCall[];
   model: string | null;
+  /** `{input, output, cached, thoughts, tool, total}` as Gemini CLI records them, when it does. */
+  tokens: Record<string, unknown> | null;
   rewound: boolean;
 }
 
@@ -134,6 +136,7 @@ function toMessage(m: Json): GeminiMessage {
         }))
       : [],
     model: typeof m.model === 'string' ? m.model : null,
+    tokens: isObj(m.tokens) ? m.tokens : null,
     rewound: false,
   };
 }

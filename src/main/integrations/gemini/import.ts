@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { basename, isAbsolute, relative } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
-import type { MessageMeta } from '../../../shared/model';
+import type { MessageMeta, ToolCallDetail } from '../../../shared/model';
 import { isHardExcluded } from '../../engine/excludes';
 import { isValidSessionId } from '../../engine/sessions/ids';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
@@ -19,6 +19,7 @@ import {
   type ImportMessage,
   type ImportOutcome,
 } from '../importSession';
+import { argsText, tokenUsage, toolCallDetail } from '../details';
 import { importWorkspace, toolText } from '../importWorkspace';
 import { StepTrees, type FileState } from '../stepTrees';
 import { readGeminiChat, type GeminiMessage, type GeminiToolCall } from './chat';
@@ -90,6 +91,7 @@ export async function importGemini(opts: GeminiImportOptions): Promise<GeminiImp
     const files = new Set<string>();
     try {
       for (const m of chat.messages) {
+        const first = messages.length;
         const head = headMessage(m);
         if (head) {
           if (trees && head.role === 'user') head.checkpoint = { tree: await trees.tree(states) };
@@ -104,7 +106,7 @@ export async function importGemini(opts: GeminiImportOptions): Promise<GeminiImp
             ...hidden(m),
           });
         for (const t of m.toolCalls) {
-          const meta: MessageMeta = { tool: t.name, sourceId: t.id };
+          const meta: MessageMeta = { tool: t.name, sourceId: t.id, toolCalls: [callDetail(t)] };
           const out: ImportMessage = {
             role: 'tool',
             text: toolText(`${t.name} ${JSON.stringify(t.args ?? {})}`, displayText(t)),
@@ -128,6 +130,8 @@ export async function importGemini(opts: GeminiImportOptions): Promise<GeminiImp
           }
           messages.push(out);
         }
+        // The model and tokens of the reply go on the first message it became (its text, thoughts or first call).
+        if (messages.length > first) Object.assign((messages[first]!.meta ??= {}), modelDetails(m));
       }
       await trees?.flush();
     } finally {
@@ -165,6 +169,52 @@ function headMessage(m: GeminiMessage): ImportMessage | null {
   const meta: MessageMeta = { sourceId: m.id };
   const text = role === 'system' && m.type !== 'info' ? `${m.type}: ${m.content}` : m.content;
   return { role, text, ts: m.ts, meta, ...hidden(m) };
+}
+
+function modelDetails(m: GeminiMessage): MessageMeta {
+  const out: MessageMeta = {};
+  if (m.model) out.model = m.model;
+  const t = m.tokens;
+  const usage =
+    t &&
+    tokenUsage({
+      input: t.input,
+      output: t.output,
+      cacheRead: t.cached,
+      cacheWrite: undefined,
+      reasoning: t.thoughts,
+      total: t.total,
+    });
+  if (usage) out.usage = usage;
+  return out;
+}
+
+/** A call with its arguments (a shell call's command as it is), its answer, and an edit's diff. */
+function callDetail(t: GeminiToolCall): ToolCallDetail {
+  const args = (typeof t.args === 'object' && t.args !== null ? t.args : {}) as Record<string, unknown>;
+  const d = t.resultDisplay;
+  const fileDiff = typeof d === 'object' && d !== null ? (d as { fileDiff?: unknown }).fileDiff : undefined;
+  return toolCallDetail({
+    id: t.id,
+    name: t.name,
+    input: t.name === 'run_shell_command' && typeof args.command === 'string' ? args.command : argsText(t.args),
+    patch: typeof fileDiff === 'string' ? fileDiff : undefined,
+    output: responseText(t.result) ?? (typeof d === 'string' ? d : undefined),
+    isError: t.status === 'error',
+  });
+}
+
+/** The text of a call's `functionResponse` (its output, or its error), when it has one. */
+function responseText(result: unknown): string | undefined {
+  const parts = Array.isArray(result) ? result : [result];
+  const texts: string[] = [];
+  for (const p of parts) {
+    const response = (p as { functionResponse?: { response?: Record<string, unknown> } } | null)?.functionResponse
+      ?.response;
+    const text = response?.output ?? response?.error;
+    if (typeof text === 'string') texts.push(text);
+  }
+  return texts.length > 0 ? texts.join('\n') : undefined;
 }
 
 function hidden(m: GeminiMessage): { hidden?: true } {

@@ -12,6 +12,7 @@ import { DiffView } from './DiffView';
 import { ErrorAlert } from './ErrorAlert';
 import { FoundSessions } from './FoundSessions';
 import { Header } from './Header';
+import { MessagePane } from './MessagePane';
 import { OpenFolder } from './OpenFolder';
 import { RestoreProgress } from './RestoreProgress';
 import { RestorePreview } from './RestorePreview';
@@ -63,7 +64,10 @@ export function App() {
       <Scrubber />
       <CheckpointAnnouncer />
       <main className="panes">
-        <Timeline />
+        <div className="reading-column">
+          <Timeline />
+          <MessagePane />
+        </div>
         <section className="review" aria-label="Review">
           <div className="review-top">
             <CompareMode />

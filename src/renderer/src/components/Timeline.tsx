@@ -8,6 +8,7 @@ import { PulledNote } from './PulledNote';
 import { useSearch } from '../store/search';
 import { SearchBar } from './SearchBar';
 import { LabelAction, LabelBadge } from './TimelineLabel';
+import { pickMessage, useShownMessageId } from '../store/message';
 
 const ROW_HEIGHT = 56;
 const ROLE_ICON: Record<Role, string> = { user: 'U', assistant: 'A', tool: 'T', system: 'S' };
@@ -28,6 +29,7 @@ export function Timeline() {
   const count = rows ? rows.length : total;
   const rowAt = (pos: number) => (rows ? (rows[pos] ?? -1) : pos);
   const posOf = useMemo(() => (rows ? new Map(rows.map((r, p) => [r, p])) : null), [rows]);
+  const readingId = useShownMessageId();
   const baselineFiles = useStore((s) =>
     s.baseline && s.baseline.hash === s.checkpoints[0]?.hash ? s.baseline.files : null,
   );
@@ -137,6 +139,7 @@ export function Timeline() {
                   message={message}
                   checkpointIndex={cpIndex}
                   selected={cpIndex === selected}
+                  reading={message?.id === readingId}
                   baselineFiles={cpIndex === 0 ? baselineFiles : undefined}
                 />
               </div>
@@ -173,10 +176,12 @@ const Row = memo(function Row(props: {
   message: Message | undefined;
   checkpointIndex: number | undefined;
   selected: boolean;
+  /** Shown in the Message region. */
+  reading: boolean;
   /** Only for the session's first checkpoint: its tree's file count (null while unknown). */
   baselineFiles?: number | null;
 }) {
-  const { message: m, checkpointIndex, selected, baselineFiles } = props;
+  const { message: m, checkpointIndex, selected, reading, baselineFiles } = props;
   if (!m) return <div className="row placeholder">Loading…</div>;
   const body = (
     <>
@@ -218,10 +223,20 @@ const Row = memo(function Row(props: {
       </span>
     </>
   );
-  const cls = `row role-${m.role}${m.hidden ? ' rewound' : ''}${m.hash ? ' checkpoint' : ''}${selected ? ' selected' : ''}`;
-  if (checkpointIndex === undefined) return <div className={cls}>{body}</div>;
+  const cls = `row role-${m.role}${m.hidden ? ' rewound' : ''}${m.hash ? ' checkpoint' : ''}${selected ? ' selected' : ''}${reading ? ' reading' : ''}`;
+  // Any row can be read in the Message region; keys reach the others through its Previous/Next message.
+  if (checkpointIndex === undefined)
+    return (
+      <button type="button" className={cls} onClick={() => pickMessage(m.id)} tabIndex={-1}>
+        {body}
+      </button>
+    );
+  const onClick = () => {
+    select(checkpointIndex);
+    pickMessage(m.id);
+  };
   return (
-    <button type="button" className={cls} onClick={() => select(checkpointIndex)} tabIndex={selected ? 0 : -1}>
+    <button type="button" className={cls} onClick={onClick} tabIndex={selected ? 0 : -1}>
       {body}
     </button>
   );
