@@ -44,6 +44,7 @@ import {
   useStore,
 } from './index';
 import { onFolderOpened } from './state';
+import { appendTail, reloadTimeline } from './timeline';
 
 interface FakeFolder {
   ws: WorkspaceInfo;
@@ -303,5 +304,34 @@ describe('opening another folder', () => {
     await settle();
     unsubscribe();
     expect(reset).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('new messages while the list reloads', () => {
+  it('an undo that brings rewound checkpoints back keeps the selection where the undo left it', async () => {
+    const small = makeFolder('C', 12); // checkpoints at rows 2, 5, 8, 11
+    folders.push(small);
+    await openFolder(small.ws.root);
+    await settle();
+    const latest = () => useStore.getState().checkpoints.length - 1;
+    expect(useStore.getState().selected).toBe(latest());
+    const kept = useStore.getState().checkpoints[latest()]!.hash;
+    // The undo shows three rewound messages again, one a checkpoint after the selected one, and the window gets
+    // both a full reload and a "new messages" event; the reload's answer comes after the event fired.
+    small.messages.push(
+      ...makeFolder('C', 15)
+        .messages.slice(12)
+        .map((m) => ({ ...m, id: `C-back-${m.id}` })),
+    );
+    small.held.add('timeline');
+    const reload = reloadTimeline({ follow: false });
+    const tail = appendTail();
+    small.release();
+    await Promise.all([reload, tail]);
+    await settle();
+    const s = useStore.getState();
+    expect(s.checkpoints).toHaveLength(5);
+    expect(s.checkpoints[s.selected]!.hash).toBe(kept);
+    expect(s.total).toBe(15);
   });
 });

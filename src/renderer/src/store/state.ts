@@ -47,6 +47,12 @@ export interface WorkspaceScope {
   pagesInFlight: Set<number>;
   /** Diff summaries and file contents of this folder. */
   diffs: DiffCache;
+  /**
+   * The generation of a full reload still waiting for its answer (0: none), and whether new messages arrived
+   * meanwhile: their tail is fetched once the reload has landed, never judged against the list it replaces.
+   */
+  reloading: number;
+  tailAfterReload: boolean;
 }
 
 export interface State {
@@ -134,7 +140,13 @@ export function freshState(): State {
     diffError: null,
     baseline: null,
     restoring: null,
-    scope: { loadedPages: new Set(), pagesInFlight: new Set(), diffs: new DiffCache() },
+    scope: {
+      loadedPages: new Set(),
+      pagesInFlight: new Set(),
+      diffs: new DiffCache(),
+      reloading: 0,
+      tailAfterReload: false,
+    },
   };
 }
 

@@ -18,6 +18,7 @@ export async function reloadTimeline(opts: { follow: boolean }): Promise<void> {
   const gen = get().timelineGen + 1;
   scope.loadedPages.clear();
   scope.pagesInFlight.clear();
+  scope.reloading = gen;
   set({ timelineGen: gen });
   const page = take(
     await api.timeline({
@@ -28,7 +29,11 @@ export async function reloadTimeline(opts: { follow: boolean }): Promise<void> {
       limit: PAGE_SIZE,
     }),
   );
-  if (!page || get().timelineGen !== gen || get().scope !== scope) return;
+  if (get().scope !== scope || get().timelineGen !== gen) return;
+  scope.reloading = 0;
+  const tailPending = scope.tailAfterReload;
+  scope.tailAfterReload = false;
+  if (!page) return;
   const messages: (Message | undefined)[] = new Array<Message | undefined>(page.total);
   page.messages.forEach((m, i) => (messages[page.offset + i] = m));
   scope.loadedPages.add(0);
@@ -43,6 +48,8 @@ export async function reloadTimeline(opts: { follow: boolean }): Promise<void> {
   const target = page.checkpoints[selected];
   if (target) void ensureRange(target.index, target.index);
   select(selected, { keepFile: kept >= 0 });
+  // Messages recorded while this reload was on its way: the answer may predate them.
+  if (tailPending) void appendTail();
 }
 
 /** Load the pages that hold rows start..end (inclusive), if not loaded yet. */
@@ -73,10 +80,18 @@ export async function ensureRange(start: number, end: number): Promise<void> {
   );
 }
 
-/** New messages were recorded: fetch the tail, and follow if the latest checkpoint was selected. */
+/**
+ * New messages were recorded: fetch the tail, and follow if the latest checkpoint was selected. While a full
+ * reload is on its way the list in the state is the one it replaces (an undo that brought rewound messages back,
+ * say): "was the latest selected" would be judged against it and jump the selection, so the tail waits for it.
+ */
 export async function appendTail(): Promise<void> {
   const { workspace, sessionId, showHidden, total, checkpoints, selected, timelineGen, scope } = get();
   if (!workspace || !sessionId) return;
+  if (scope.reloading !== 0) {
+    scope.tailAfterReload = true;
+    return;
+  }
   const wasAtLatest = selected === checkpoints.length - 1;
   const offset = Math.max(0, total - 1);
   const page = take(
