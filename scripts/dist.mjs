@@ -14,7 +14,7 @@
  * - grantFileProtocolExtraPrivileges off: the renderer comes from the app's own scheme, never file://.
  *
  * Before building, it checks what packaging needs and stops, saying why, when something is missing:
- * electron-builder itself (not yet a devDependency), and the Electron binary for this platform, which
+ * electron-builder itself (a devDependency, so absent after `npm ci --omit=dev`), and the Electron binary for this platform, which
  * electron-builder downloads (from ELECTRON_MIRROR or GitHub) unless it is already cached. Exit code 1
  * then, with each reason on its own line.
  */
