@@ -205,4 +205,12 @@ export const dialog = {
   showOpenDialog: async () => ({ canceled: true, filePaths: [] as string[] }),
 };
 
-export default { app, BrowserWindow, protocol, session, ipcMain, Menu, nativeTheme, dialog };
+/** "Open in editor" (usecases/openInEditor.ts): recorded, never run; '' is Electron's "opened" answer. */
+export const shell = {
+  openPath: async (path: string) => {
+    record('shell.openPath', path);
+    return '';
+  },
+};
+
+export default { app, BrowserWindow, protocol, session, ipcMain, Menu, nativeTheme, dialog, shell };
