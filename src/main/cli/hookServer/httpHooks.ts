@@ -35,20 +35,17 @@ export async function listenHttpHooks(config: HttpHookConfig, handler: HttpHookH
     const given = Buffer.from(String(req.headers[SECRET_HEADER.toLowerCase()] ?? ''));
     if (given.length !== secret.length || !timingSafeEqual(given, secret)) return answer(403);
     if (!handler.accepting()) return answer(503);
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return answer(413);
+    // Too large: read the rest without keeping it and answer 413 at its end (answering first and closing would
+    // reach the sender as a reset, not as the status). The secret was checked: this is Claude Code, not a stranger.
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        answer(413);
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+      else chunks.length = 0;
     });
     req.on('end', () => {
-      if (size > MAX_BODY_BYTES) return;
+      if (size > MAX_BODY_BYTES) return answer(413);
       handler.run(Buffer.concat(chunks).toString('utf8')).then(
         () => answer(200, '{}'),
         () => answer(500),
