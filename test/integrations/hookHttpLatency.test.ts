@@ -12,7 +12,7 @@ import { readHttpConfig, SECRET_HEADER } from '../../src/main/cli/hookServer/htt
 import { hookServerPaths, pidAlive } from '../../src/main/cli/hookServer/paths';
 import { cleanupTempDirs, makeWorkspace, runCli, tempHome } from '../helpers';
 
-const ON = { RETRACE_HOOK_SERVER: undefined, CLAUDE_PROJECT_DIR: undefined };
+const ON = { RETRACE_HOOK_SERVER: undefined, RETRACE_HOOK_TRACE: '1', CLAUDE_PROJECT_DIR: undefined };
 const CALLS = 50;
 const SESSION = '8e55a7e0-1b2c-4d3e-8f4a-5b6c7d8e9f02';
 const bench = process.env.RETRACE_HTTP_HOOK_BENCH === '1';
@@ -90,6 +90,8 @@ describe.skipIf(!bench)(
         }
         const log = readFileSync(join(home, 'logs', 'hook.log'), 'utf8');
         expect(log).not.toMatch(/ error /);
+        // Every measured call, command or HTTP, was answered by the warm server.
+        expect(log.split('\n').filter((l) => / ok PostToolUse .* via server$/.test(l))).toHaveLength(2 * CALLS);
         console.log(
           `hook latency at 1,000 files, median of ${CALLS}: HTTP ${median(http).toFixed(1)} ms, command ${median(command).toFixed(1)} ms`,
         );
