@@ -35,6 +35,8 @@ export function chooseTransport(
   version: () => string | null,
 ): { transport: HookTransport; why: string } {
   if (forced) return { transport: forced, why: `--${forced}` };
+  // No hook server runs on Windows (see hookServer/server.ts): every HTTP call would be lost.
+  if (process.platform === 'win32') return { transport: 'command', why: 'no hook server on Windows' };
   if (scope === 'project')
     return {
       transport: 'command',
