@@ -13,6 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resolveDataHome } from '../../engine/dataHome';
+import { SERVER_DOWN_ENV, serverDownSince } from './gap';
 import { hookServerPaths, isPrivateDir, pidAlive, socketPathFits, type HookServerPaths } from './paths';
 import { BUILD_ID, forwardedEnv, lineReader, type HookAnswer, type HookRequest } from './protocol';
 
@@ -49,7 +50,10 @@ export async function hookClient(argv: string[], install: Install): Promise<numb
       // recorded it already: the hook then checks before recording it again.
       if (e instanceof BrokenOff) process.env.RETRACE_HOOK_RETRY = '1';
     }
+    const downSince = serverDownSince(target.paths);
     await startServer(install.bin, target.paths, target.dataHome);
+    // For this call only (the server just started got the environment without it): see ./gap.ts.
+    if (downSince) process.env[SERVER_DOWN_ENV] = downSince;
   }
   return inProcess(install.cli, argv, stdin);
 }

@@ -9,9 +9,14 @@
  * data home disappears, and after declining a request of another build.
  */
 import { existsSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import type http from 'node:http';
 import net from 'node:net';
+import path from 'node:path';
 import { writeFilePrivateSync } from '../../engine/privateFs';
 import { appendHookLog } from '../commands/hook';
+import { markServerStarted, markServerStopped } from './gap';
+import { ensureHttpConfig } from './httpConfig';
+import { listenHttpHooks } from './httpHooks';
 import { ensurePrivateDir, hookServerPaths, pidAlive, socketPathFits, type HookServerPaths } from './paths';
 import { BUILD_ID, forwardedEnv, lineReader, type HookAnswer, type HookRequest } from './protocol';
 
@@ -39,6 +44,7 @@ export async function runHookServer(dataHome: string): Promise<number> {
     return cannotStart(dataHome, paths, `cannot listen on ${paths.socket}: ${(e as Error).message}`);
   }
   rmSync(paths.failedFile, { force: true });
+  markServerStarted(paths);
   return new Promise<number>(() => {});
 }
 
@@ -62,6 +68,9 @@ class HookServer {
   private lastActive = Date.now();
   private closing = false;
   private readonly trace = Boolean(process.env.RETRACE_HOOK_TRACE);
+  private http: http.Server | null = null;
+  /** The server's own allow-listed environment, which HTTP calls run with (they bring none). */
+  private readonly ownEnv = forwardedEnv(process.env);
 
   constructor(
     private readonly dataHome: string,
@@ -89,6 +98,43 @@ class HookServer {
     process.on('uncaughtException', crash);
     process.on('unhandledRejection', crash);
     if (this.trace) appendHookLog(this.dataHome, `hook-server ${process.pid} listening on ${this.paths.socket}`);
+    await this.listenHttp();
+  }
+
+  /** Claude Code's HTTP hooks (./httpHooks.ts). Without the port, the server still serves its socket. */
+  private async listenHttp(): Promise<void> {
+    let port = 0;
+    try {
+      const config = await ensureHttpConfig(this.dataHome);
+      port = config.port;
+      this.http = await listenHttpHooks(config, {
+        accepting: () => !this.closing,
+        run: (payload) => this.runQueued(() => runHttpHook(this.dataHome, payload, this.ownEnv)),
+      });
+      if (this.trace) appendHookLog(this.dataHome, `hook-server ${process.pid} HTTP hooks on 127.0.0.1:${port}`);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      const why = err.code === 'EADDRINUSE' ? `127.0.0.1:${port} is in use by another program` : err.message;
+      appendHookLog(
+        this.dataHome,
+        `hook-server ${process.pid} runs without HTTP hooks: ${why} (Claude Code's HTTP hook calls are lost until it is free; \`retrace install claude-code --command\` avoids them)`,
+      );
+    }
+  }
+
+  /** One call at a time, counted as pending so the server neither idles out nor exits under it. */
+  private runQueued(work: () => Promise<unknown>): Promise<void> {
+    this.pending++;
+    const done = this.queue.then(work).then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queue = done.finally(() => {
+      this.pending--;
+      this.lastActive = Date.now();
+      if (this.closing && this.pending === 0) setImmediate(() => process.exit(0));
+    });
+    return done;
   }
 
   private accept(socket: net.Socket): void {
@@ -154,9 +200,45 @@ class HookServer {
     // Remove ours only; requests still arriving are declined, and exit closes the listener.
     if (!this.paths.socketDir) this.net.close();
     else if (inode(this.paths.socket) === this.socketIno) rmSync(this.paths.socket, { force: true });
+    this.http?.close();
     releaseFile(this.paths.pidFile, String(process.pid));
+    markServerStopped(this.paths);
     if (this.trace) appendHookLog(this.dataHome, `hook-server ${process.pid} exits: ${reason}`);
     if (this.pending === 0) process.exit(0);
+  }
+}
+
+/**
+ * An HTTP hook call, run as `retrace hook claude-code` with the payload on stdin. It brings no process of its
+ * own: the cwd is the payload's `cwd` when that is an existing folder, the environment the server's own,
+ * without CLAUDE_PROJECT_DIR (that of whichever call started the server: the payload's cwd names the project).
+ */
+async function runHttpHook(dataHome: string, payload: string, env: Record<string, string>): Promise<HookAnswer> {
+  const { CLAUDE_PROJECT_DIR: _started, ...rest } = env;
+  return runAsCaller({
+    build: BUILD_ID,
+    dataHome,
+    argv: ['hook', 'claude-code', '--data-dir', dataHome],
+    cwd: existingFolder(payloadCwd(payload)) ?? path.parse(dataHome).root,
+    env: rest,
+    stdin: payload,
+  });
+}
+
+function payloadCwd(payload: string): string | null {
+  try {
+    const cwd = (JSON.parse(payload) as { cwd?: unknown }).cwd;
+    return typeof cwd === 'string' && path.isAbsolute(cwd) ? cwd : null;
+  } catch {
+    return null; // the hook itself logs the bad JSON
+  }
+}
+
+function existingFolder(dir: string | null): string | null {
+  try {
+    return dir !== null && statSync(dir).isDirectory() ? dir : null;
+  } catch {
+    return null;
   }
 }
 

@@ -18,6 +18,7 @@ import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import { arr, obj, str } from './jsonl';
 import { stripAnsi } from './labels';
 import { saveOrigin } from './origin';
+import { noteServerGap } from './serverGap';
 import { claudeToolDetail } from './toolDetail';
 import { summarizeToolUse } from './toolSummary';
 
@@ -88,6 +89,7 @@ export async function handleHook(
     return { event, recorded: false, session };
   }
   const hint = plan.file ? hintPath(ws.root, plan.file, payload.cwd) : null;
+  const previous = event === 'UserPromptSubmit' ? engine.sessions.lastEvent(session) : null;
   const res = await engine.record({
     session,
     role: plan.role,
@@ -107,6 +109,7 @@ export async function handleHook(
       : {}),
     ...(hint ? { hintPaths: [hint] } : {}),
   });
+  if (event === 'UserPromptSubmit') noteServerGap(engine, { session, dataHome: opts.dataHome, env, previous });
   if (payload.transcript_path) {
     saveOrigin(ws, session, {
       kind: 'claude-code',

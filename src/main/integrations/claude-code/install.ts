@@ -9,8 +9,18 @@
  * whatever shell Claude Code starts.
  */
 import { join } from 'node:path';
+import {
+  CLAUDE_HOOK_ROUTE,
+  ensureHttpConfig,
+  hookUrl,
+  readHttpConfig,
+  SECRET_HEADER,
+  setHttpHooksInstalled,
+  type HttpHookConfig,
+} from '../../cli/hookServer/httpConfig';
 import { isRetraceHookCommand, retraceHookCommand, type CommandOptions } from '../hooks/command';
 import { installHooks, mergeHooks, type HookInstallResult, type HookSpec, type InstallScope } from '../hooks/hooksFile';
+import { chooseTransport, installedClaudeVersion, type HookTransport } from './hookTransport';
 import { claudeConfigDir } from './paths';
 
 export type { InstallScope };
@@ -27,9 +37,14 @@ export function settingsPath(scope: InstallScope, opts: { cwd: string; env?: Nod
     : join(opts.cwd, '.claude', 'settings.json');
 }
 
-/** Is this hook command one of ours (any spelling: `retrace …`, `node …/retrace.js …`)? */
-export function isRetraceHook(command: unknown): boolean {
-  return isRetraceHookCommand(command, 'claude-code');
+const OUR_URL = new RegExp(`^http://127\\.0\\.0\\.1:\\d+${CLAUDE_HOOK_ROUTE}$`);
+
+/** Is this hook command one of ours (any spelling: `retrace …`, `node …/retrace.js …`), or our HTTP hook's url? */
+export function isRetraceHook(commandOrUrl: unknown): boolean {
+  return (
+    isRetraceHookCommand(commandOrUrl, 'claude-code') ||
+    (typeof commandOrUrl === 'string' && OUR_URL.test(commandOrUrl))
+  );
 }
 
 /** The command to write: `retrace hook claude-code`, or absolute paths when `retrace` is not on PATH. */
@@ -37,12 +52,22 @@ export function hookCommand(opts: CommandOptions = {}): string {
   return retraceHookCommand('claude-code', opts);
 }
 
-/** Our three entries: a checkpoint at each prompt, after each file-changing tool, and at each reply. */
-function hookSpecs(command: string): HookSpec[] {
-  const entry = { type: 'command', command, timeout: HOOK_TIMEOUT_S };
-  return HOOK_EVENTS.map((event) =>
-    event === 'PostToolUse' ? { event, matcher: POST_TOOL_MATCHER, entry } : { event, entry },
-  );
+/**
+ * Our three entries: a checkpoint at each prompt, after each file-changing tool, and at each reply. With
+ * `http`, PostToolUse and Stop POST to the hook server; the prompt stays a command (it starts the server).
+ */
+function hookSpecs(command: string, http?: HttpHookConfig): HookSpec[] {
+  const commandEntry = { type: 'command', command, timeout: HOOK_TIMEOUT_S };
+  const httpEntry = http && {
+    type: 'http',
+    url: hookUrl(http),
+    headers: { [SECRET_HEADER]: http.secret },
+    timeout: HOOK_TIMEOUT_S,
+  };
+  return HOOK_EVENTS.map((event) => {
+    const entry = httpEntry && event !== 'UserPromptSubmit' ? httpEntry : commandEntry;
+    return event === 'PostToolUse' ? { event, matcher: POST_TOOL_MATCHER, entry } : { event, entry };
+  });
 }
 
 /** Merge our hooks into settings JSON text (null: no file yet). Returns the new text, or null if nothing changes. */
@@ -50,14 +75,34 @@ export function mergeHookSettings(text: string | null, command: string, file = '
   return mergeHooks(text, hookSpecs(command), isRetraceHook, file);
 }
 
-export type InstallResult = HookInstallResult;
+export interface InstallResult extends HookInstallResult {
+  /** What PostToolUse and Stop were given (UserPromptSubmit is always a command hook). */
+  transport: HookTransport;
+  /** Why that transport (the flag, the Claude Code version, …). */
+  transportReason: string;
+  /** The HTTP hooks' url, when transport is http. */
+  url?: string;
+}
 
-export function installClaudeCodeHooks(
+export async function installClaudeCodeHooks(
   scope: InstallScope,
-  opts: { cwd: string; env?: NodeJS.ProcessEnv; command?: string },
-): InstallResult {
+  opts: { cwd: string; dataHome: string; env?: NodeJS.ProcessEnv; command?: string; transport?: HookTransport },
+): Promise<InstallResult> {
   const file = settingsPath(scope, opts);
   const command = opts.command ?? hookCommand(opts.env ? { env: opts.env } : {});
-  const changed = installHooks(file, hookSpecs(command), isRetraceHook);
-  return { settings: file, command, changed, events: [...HOOK_EVENTS] };
+  const { transport, why } = chooseTransport(opts.transport, scope, () => installedClaudeVersion(opts.env));
+  const http = transport === 'http' ? await ensureHttpConfig(opts.dataHome) : undefined;
+  const changed = installHooks(file, hookSpecs(command, http), isRetraceHook);
+  // Only HTTP hooks can lose a call while no server runs: the prompt hook marks such gaps (serverGap.ts).
+  const saved = http ?? readHttpConfig(opts.dataHome);
+  if (saved) setHttpHooksInstalled(opts.dataHome, saved, transport === 'http');
+  return {
+    settings: file,
+    command,
+    changed,
+    events: [...HOOK_EVENTS],
+    transport,
+    transportReason: why,
+    ...(http ? { url: hookUrl(http) } : {}),
+  };
 }

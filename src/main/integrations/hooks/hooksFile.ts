@@ -73,11 +73,14 @@ function mergeEvent(groups: unknown[], spec: HookSpec, isOurs: (command: unknown
   const out = groups.map((g) => {
     const group = g as Json;
     if (found || !group || typeof group !== 'object' || !Array.isArray(group.hooks)) return g;
-    const i = group.hooks.findIndex((x) => isOurs((x as Json | null)?.command));
+    // Ours by its command, or (an HTTP hook) by its url.
+    const i = group.hooks.findIndex((x) => isOurs((x as Json | null)?.command) || isOurs((x as Json | null)?.url));
     if (i < 0) return g;
     found = true;
     const list = [...group.hooks];
-    list[i] = { ...(list[i] as Json), ...spec.entry };
+    const old = list[i] as Json;
+    // Switching between a command hook and an HTTP hook: none of the old kind's fields may stay behind.
+    list[i] = (old.type ?? 'command') === spec.entry.type ? { ...old, ...spec.entry } : spec.entry;
     const next: Json = { ...group, hooks: list };
     if (spec.matcher !== undefined) next.matcher = spec.matcher;
     return next;
