@@ -84,6 +84,8 @@ describe('following live', () => {
     console.log(
       `follow: first listSessions ${firstList.toFixed(1)} ms; one new message → list + tail page: median ${median.toFixed(1)} ms, max ${samples.at(-1)!.toFixed(1)} ms`,
     );
+    // The target is 50 ms (~5 ms measured here; ~900 ms when every log was read again); generous for a busy machine.
+    expect(median).toBeLessThan(100);
     await service.close();
   }, 120_000);
 
@@ -97,6 +99,7 @@ describe('following live', () => {
     const t2 = process.hrtime.bigint();
     await call(service, 'timeline', { workspace, session: sid(1), offset: 500, limit: 500 });
     const second = ms(t2);
+    expect(first).toBeLessThan(1000);
     console.log(`open 10,000 messages: first page ${first.toFixed(1)} ms, next page ${second.toFixed(1)} ms`);
     await service.close();
   }, 60_000);
