@@ -13,7 +13,7 @@
  * Reads are synchronous on purpose: nothing can interleave between the stat and the fold, so concurrent callers
  * never fold the same bytes twice. Readers take no lock (I10); appends are whole lines.
  */
-import { closeSync, fstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync, type BigIntStats } from 'node:fs';
 import type { SessionEvent } from './events';
 import { isNotFound, parseJsonl } from './jsonl';
 import { SessionFold } from './replay';
@@ -48,6 +48,10 @@ export class LogCache {
 
   /** The folded state of log `file` (session `id`), reading only what was appended since the last call. */
   read(file: string, id: string): LogRead {
+    // The common case (an unchanged log, when the session list is asked for again) costs one stat.
+    const kept = this.entries.get(file);
+    const quick = kept && statSync(file, { bigint: true, throwIfNoEntry: false });
+    if (kept && quick && !kept.unterminated && sameIdentity(kept, quick)) return { kind: 'cached', fold: kept.fold };
     let fd: number;
     try {
       fd = openSync(file, 'r');
@@ -60,7 +64,6 @@ export class LogCache {
     }
     try {
       const st = fstatSync(fd, { bigint: true });
-      const kept = this.entries.get(file);
       let entry: Entry;
       if (kept && sameIdentity(kept, st)) {
         entry = kept;
