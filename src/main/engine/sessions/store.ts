@@ -7,7 +7,7 @@ import { closeSync, existsSync, fsyncSync, readdirSync, unlinkSync, writeFileSyn
 import { mkdirPrivateSync, openPrivateSync } from '../privateFs';
 import { dirname, join } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
-import type { SessionSource } from '../../../shared/model';
+import type { SessionSource, SessionSummary } from '../../../shared/model';
 import type {
   MessageEvent,
   RewindEvent,
@@ -18,9 +18,10 @@ import type {
   UnrewindEvent,
 } from './events';
 import { assertSessionId, isValidSessionId } from './ids';
-import { appendJsonl, isNotFound, readJsonl, readLastRecord, type AppendResult } from './jsonl';
+import { appendJsonl, isNotFound, readLastRecord, type AppendResult } from './jsonl';
+import { LogCache } from './logCache';
 import { readPulled } from './pulled';
-import { replay, summarize, type SessionState } from './replay';
+import { summarize, type SessionFold, type SessionState } from './replay';
 
 export interface CreateSessionOptions {
   title?: string;
@@ -31,6 +32,12 @@ export interface CreateSessionOptions {
 
 export class SessionStore {
   readonly dir: string;
+
+  /** Each log's folded state, kept and brought up to date by reading only what was appended (logCache.ts). */
+  private readonly cache = new LogCache();
+
+  /** Summaries computed from a fold, kept until the fold changes. */
+  private readonly summaryCache = new WeakMap<SessionFold, { version: number; summary: SessionSummary }>();
 
   constructor(wsDir: string) {
     this.dir = join(wsDir, 'sessions');
@@ -94,6 +101,7 @@ export class SessionStore {
   remove(id: string): void {
     try {
       unlinkSync(this.file(id));
+      this.cache.drop(this.file(id));
     } catch (e) {
       if (isNotFound(e)) throw new RetraceError('E_UNKNOWN_SESSION', `no session ${id} in this workspace`);
       throw e;
@@ -110,23 +118,42 @@ export class SessionStore {
     }
   }
 
-  /** Replay a session. Unknown → E_UNKNOWN_SESSION. */
+  /** Replay a session (a copy the caller may change). Unknown → E_UNKNOWN_SESSION. */
   async read(id: string): Promise<SessionState> {
-    const file = this.file(id);
-    const { records, skipped } = await readJsonl<SessionEvent>(file);
-    if (records.length === 0 && skipped === 0 && !existsSync(file)) {
-      throw new RetraceError('E_UNKNOWN_SESSION', `no session ${id} in this workspace`);
-    }
-    return replay(id, records, skipped);
+    return this.fold(id).snapshot();
   }
 
   async readAll(): Promise<SessionState[]> {
     return Promise.all(this.ids().map((id) => this.read(id)));
   }
 
-  async summaries() {
-    const states = await this.readAll();
-    return states.map(summarize).sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  async summaries(): Promise<SessionSummary[]> {
+    const out: SessionSummary[] = [];
+    for (const id of this.ids()) {
+      let fold: SessionFold;
+      try {
+        fold = this.fold(id);
+      } catch (e) {
+        if (e instanceof RetraceError && e.code === 'E_UNKNOWN_SESSION') continue; // removed since the listing
+        throw e;
+      }
+      const kept = this.summaryCache.get(fold);
+      if (kept && kept.version === fold.version) {
+        out.push(kept.summary);
+        continue;
+      }
+      const summary = summarize(fold.view());
+      this.summaryCache.set(fold, { version: fold.version, summary });
+      out.push(summary);
+    }
+    return out.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  }
+
+  /** A session's fold, brought up to date with its log (only the appended lines are read). */
+  private fold(id: string): SessionFold {
+    const r = this.cache.read(this.file(id), id);
+    if (r.kind === 'missing') throw new RetraceError('E_UNKNOWN_SESSION', `no session ${id} in this workspace`);
+    return r.fold;
   }
 
   /** The last event of a session's log (reading only its tail), or null when the session has none. */
