@@ -41,8 +41,10 @@ describe('recording and browsing', () => {
 
     const sessions = await cliJson<Record<string, unknown>[]>(['sessions'], opts());
     expect(sessions).toHaveLength(1);
+    // CLI.md's fields, plus two additive ones: the agent (issue 13) and what forgetting it would free (issue 14).
     expect(Object.keys(sessions[0]!).sort()).toEqual([
       'agent',
+      'bytes',
       'checkpoints',
       'createdAt',
       'id',
