@@ -1,8 +1,10 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { api } from '../bridge';
 import { installCheckpointKeys } from '../keys';
 import { installSearchKeys } from '../searchKeys';
 import { boot, handleEvent, refreshWorking, useStore } from '../store';
+import { useRevert } from '../store/revert';
+import { useStorage } from '../store/storage';
 import { Banner } from './Banner';
 import { ChangedFiles } from './ChangedFiles';
 import { CheckpointAnnouncer } from './CheckpointAnnouncer';
@@ -15,15 +17,16 @@ import { Header } from './Header';
 import { MessagePane } from './MessagePane';
 import { OpenFolder } from './OpenFolder';
 import { RestoreProgress } from './RestoreProgress';
-import { RestorePreview } from './RestorePreview';
-import { RevertPreview } from './RevertPreview';
-import { RestoresPanel } from './RestoresPanel';
 import { Scrubber } from './Scrubber';
-import { StoragePanel } from './StoragePanel';
+import { LazyRestorePreview, LazyRestoresPanel, LazyRevertPreview, LazyStoragePanel } from './lazyViews';
 import { Timeline } from './Timeline';
 
 export function App() {
   const phase = useStore((s) => s.phase);
+  const revertOpen = useRevert((s) => s.preview !== null);
+  const storageOpen = useStorage((s) => s.open);
+  const previewOpen = useStore((s) => s.preview !== null);
+  const restoresOpen = useStore((s) => s.restoresOpen);
 
   useEffect(() => {
     const unsubscribe = api.onEvent(handleEvent);
@@ -57,10 +60,26 @@ export function App() {
       <RestoreProgress />
       <Banner />
       <FoundSessions />
-      <RestorePreview />
-      <RevertPreview />
-      <RestoresPanel />
-      <StoragePanel />
+      {previewOpen && (
+        <Suspense fallback={null}>
+          <LazyRestorePreview />
+        </Suspense>
+      )}
+      {revertOpen && (
+        <Suspense fallback={null}>
+          <LazyRevertPreview />
+        </Suspense>
+      )}
+      {restoresOpen && (
+        <Suspense fallback={null}>
+          <LazyRestoresPanel />
+        </Suspense>
+      )}
+      {storageOpen && (
+        <Suspense fallback={null}>
+          <LazyStoragePanel />
+        </Suspense>
+      )}
       <Scrubber />
       <CheckpointAnnouncer />
       <main className="panes">

@@ -1,17 +1,7 @@
 import { useEffect } from 'react';
 import type { BlameLine } from '../../../shared/model';
 import { select, selectSession, useStore } from '../store';
-import { loadBlame, toggleBlame, useBlame, type StepWords } from '../store/blame';
-
-/** The diff toolbar's "Blame" toggle. */
-export function BlameToggle() {
-  const on = useBlame((s) => s.on);
-  return (
-    <button type="button" className="toggle" aria-pressed={on} onClick={toggleBlame}>
-      Blame
-    </button>
-  );
-}
+import { loadBlame, useBlame, type StepWords } from '../store/blame';
 
 /**
  * Who last changed each line of the selected file as it is now: a gutter per line (step, prompt or agent),

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { FileContents } from '../../../shared/model';
 import { languageForPath, monaco, quietMonacoAlerts } from '../monaco';
 import { markDiffShown } from '../perf';
@@ -9,8 +9,8 @@ import { HunkActions } from './HunkActions';
 import { useDarkMode } from '../useColorScheme';
 import { useBlame } from '../store/blame';
 import { svgSides } from '../svgSides';
-import { BlameToggle, BlameView } from './BlameView';
-import { BinaryImageDiff, ImageDiff } from './ImageDiff';
+import { BlameToggle } from './BlameToggle';
+import { LazyBinaryImageDiff, LazyBlameView, LazyImageDiff } from './lazyViews';
 
 /** The selected file's diff: Monaco side by side (or inline), or a plain notice for binary / oversized files. */
 export function DiffView() {
@@ -64,13 +64,28 @@ export function DiffView() {
         </button>
         <BlameToggle />
       </div>
-      {blameOn && <BlameView />}
+      {blameOn && (
+        <Suspense fallback={null}>
+          <LazyBlameView />
+        </Suspense>
+      )}
       {binaryNotice !== null && file && !blameOn && (
-        <BinaryImageDiff file={file} contentKey={fileKey} notice={binaryNotice} {...(oldPath ? { oldPath } : {})} />
+        <Suspense fallback={<p className="diff-notice">{binaryNotice}</p>}>
+          <LazyBinaryImageDiff
+            file={file}
+            contentKey={fileKey}
+            notice={binaryNotice}
+            {...(oldPath ? { oldPath } : {})}
+          />
+        </Suspense>
       )}
       {notice !== null && !blameOn && <p className="diff-notice">{notice}</p>}
       {notice === null && !blameOn && <HunkActions />}
-      {svg && !blameOn && <ImageDiff key={fileKey} sides={svg} />}
+      {svg && !blameOn && (
+        <Suspense fallback={null}>
+          <LazyImageDiff key={fileKey} sides={svg} />
+        </Suspense>
+      )}
       <MonacoDiff
         visible={showEditor && !blameOn}
         file={showEditor ? file : null}

@@ -1,9 +1,8 @@
 import { previewRestore, restore, toggleRestores, useStore } from '../store';
+import { PREVIEW_BUTTON_ID, RESTORES_BUTTON_ID } from './buttonIds';
 import { RecordChanges } from './RecordChanges';
-import { RESTORES_BUTTON_ID } from './RestoresPanel';
-import { StorageButton } from './StoragePanel';
-import { RevertStepButton } from './RevertPreview';
-import { PREVIEW_BUTTON_ID } from './RestorePreview';
+import { StorageButton } from './StorageButton';
+import { RevertStepButton } from './RevertStepButton';
 import { SessionBrowser } from './SessionBrowser';
 
 export function Header() {

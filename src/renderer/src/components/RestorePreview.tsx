@@ -3,9 +3,7 @@ import type { FileChange } from '../../../shared/model';
 import { previewRows } from '../previewRows';
 import { closePreview, useStore } from '../store';
 import { shortHash } from '../store/describe';
-
-/** The header's "Preview restore" button, where focus goes back when the preview closes. */
-export const PREVIEW_BUTTON_ID = 'preview-restore-button';
+import { PREVIEW_BUTTON_ID } from './buttonIds';
 
 /**
  * What "Restore code" would change, computed by a dry run: each file with what the restore does to it (added,

@@ -3,8 +3,7 @@ import type { RestoreEntry } from '../../../shared/model';
 import { undoLabel } from '../../../shared/undoWords';
 import { closeRestores, undoRestore, useStore } from '../store';
 import { describeEntry, plural } from '../store/describe';
-
-export const RESTORES_BUTTON_ID = 'restores-button';
+import { RESTORES_BUTTON_ID } from './buttonIds';
 
 /**
  * Every restore, revert and undo of the workspace, newest first, read from the ledger (so it survives a reload

@@ -3,18 +3,7 @@ import type { FileChange, FileContents } from '../../../shared/model';
 import { languageForPath, monaco } from '../monaco';
 import { useStore } from '../store';
 import { plural, shortHash } from '../store/describe';
-import { closeRevertPreview, confirmRevert, openRevertPreview, showPreviewFile, useRevert } from '../store/revert';
-
-/** Beside the restore buttons: take back the selected checkpoint's step, after a preview. */
-export function RevertStepButton() {
-  const canAct = useStore((s) => s.selected > 0 && !s.busy);
-  const busy = useRevert((s) => s.busy);
-  return (
-    <button type="button" onClick={() => void openRevertPreview()} disabled={!canAct || busy}>
-      Revert this step
-    </button>
-  );
-}
+import { closeRevertPreview, confirmRevert, showPreviewFile, useRevert } from '../store/revert';
 
 /** What "Revert this step" would do: the files, each file's merged result as a diff, and the conflicts. */
 export function RevertPreview() {

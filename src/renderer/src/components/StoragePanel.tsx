@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { SessionStorage, StorageBudget } from '../../../shared/model';
 import { formatBytes } from '../format';
-import { useStore } from '../store';
+import { STORAGE_BUTTON_ID } from './StorageButton';
 import {
   askForget,
   cancelForget,
@@ -9,32 +9,10 @@ import {
   collectNow,
   confirmForget,
   saveBudget,
-  toggleStorage,
   useStorage,
 } from '../store/storage';
 
-export const STORAGE_BUTTON_ID = 'storage-button';
 const MIB = 1024 * 1024;
-
-/** The header's storage size, as the button that opens the Storage panel. */
-export function StorageButton() {
-  const status = useStore((s) => s.status);
-  const open = useStorage((s) => s.open);
-  if (!status) return <span className="storage" />;
-  return (
-    <button
-      type="button"
-      id={STORAGE_BUTTON_ID}
-      className="storage quiet"
-      title="History kept for this folder: open to see it per session"
-      aria-expanded={open}
-      aria-controls="storage-panel"
-      onClick={toggleStorage}
-    >
-      Storage {formatBytes(status.storageBytes)}
-    </button>
-  );
-}
 
 /**
  * Storage per session (oldest activity first: the order the budget removes them in), the budget, and Forget
