@@ -4,6 +4,7 @@ import { previewRows } from '../previewRows';
 import { closePreview, useStore } from '../store';
 import { shortHash } from '../store/describe';
 import { PREVIEW_BUTTON_ID } from './buttonIds';
+import { usePanelFocus } from './usePanelFocus';
 
 /**
  * What "Restore code" would change, computed by a dry run: each file with what the restore does to it (added,
@@ -31,21 +32,7 @@ export function RestorePreview() {
     };
   }, [workspace, hash, preview]);
 
-  // Opened: focus moves into it, so a screen reader reads it and Escape is at hand.
-  useEffect(() => {
-    if (preview) section.current?.focus();
-  }, [preview]);
-
-  useEffect(() => {
-    if (!preview) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented) return;
-      e.preventDefault();
-      close();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [preview]);
+  usePanelFocus(preview !== null, section, close);
 
   const rows = useMemo(
     () => (preview ? previewRows(preview.changed, since?.hash === hash ? since.files : null) : []),

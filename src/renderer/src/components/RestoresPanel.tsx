@@ -1,9 +1,10 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import type { RestoreEntry } from '../../../shared/model';
 import { undoLabel } from '../../../shared/undoWords';
 import { closeRestores, undoRestore, useStore } from '../store';
 import { describeEntry, plural } from '../store/describe';
 import { RESTORES_BUTTON_ID } from './buttonIds';
+import { usePanelFocus } from './usePanelFocus';
 
 /**
  * Every restore, revert and undo of the workspace, newest first, read from the ledger (so it survives a reload
@@ -15,17 +16,7 @@ export function RestoresPanel() {
   const busy = useStore((s) => s.busy);
   const heading = useRef<HTMLHeadingElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    heading.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented) return;
-      e.preventDefault();
-      close();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [open]);
+  usePanelFocus(open, heading, close);
 
   if (!open) return null;
   return (

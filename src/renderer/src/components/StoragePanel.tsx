@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { SessionStorage, StorageBudget } from '../../../shared/model';
 import { formatBytes } from '../format';
 import { STORAGE_BUTTON_ID } from './StorageButton';
@@ -11,6 +11,7 @@ import {
   saveBudget,
   useStorage,
 } from '../store/storage';
+import { usePanelFocus } from './usePanelFocus';
 
 const MIB = 1024 * 1024;
 
@@ -24,17 +25,7 @@ export function StoragePanel() {
   const notice = useStorage((s) => s.notice);
   const heading = useRef<HTMLHeadingElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    heading.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented) return;
-      e.preventDefault();
-      close();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [open]);
+  usePanelFocus(open, heading, close);
 
   if (!open) return null;
   return (
