@@ -241,8 +241,23 @@ describe('HTTP hooks', () => {
     const { pid, config } = await httpUp(t.home);
     process.kill(pid, 'SIGKILL');
     await eventually('the server to exit', () => !pidAlive(pid));
+    // Another program takes the port. A SIGKILLed server can hold its socket for many seconds while a thread
+    // finishes a sync on a busy disk: wait until the port is free, then take it.
     const squatter = net.createServer(() => {});
-    await new Promise<void>((r) => squatter.listen(config.port, '127.0.0.1', r));
+    const squat = () =>
+      new Promise<boolean>((resolve, reject) => {
+        const onError = (e: NodeJS.ErrnoException) => (e.code === 'EADDRINUSE' ? resolve(false) : reject(e));
+        squatter.once('error', onError);
+        squatter.listen(config.port, '127.0.0.1', () => {
+          squatter.off('error', onError);
+          resolve(true);
+        });
+      });
+    const until = Date.now() + 60_000;
+    while (!(await squat())) {
+      if (Date.now() > until) throw new Error(`port ${config.port} still held 60 s after the server was killed`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
     try {
       await t.command({ ...PROMPT, prompt: 'Again' }); // starts a new server
       await eventually('the port-in-use line', () => /runs without HTTP hooks: .* in use/.test(hookLog(t.home)));
@@ -253,7 +268,7 @@ describe('HTTP hooks', () => {
     } finally {
       squatter.close();
     }
-  });
+  }, 150_000);
 });
 
 describe('retrace install claude-code --http / --command', () => {
