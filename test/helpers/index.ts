@@ -6,3 +6,5 @@ export * from './workspace';
 export * from './cli';
 export * from './shadow';
 export * from './clone';
+export * from './eventually';
+export * from './failure';

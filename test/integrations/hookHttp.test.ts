@@ -12,6 +12,7 @@ import { readHttpConfig, SECRET_HEADER, type HttpHookConfig } from '../../src/ma
 import { hookServerPaths, pidAlive } from '../../src/main/cli/hookServer/paths';
 import {
   cleanupTempDirs,
+  eventually,
   cliJson,
   gitAt,
   makeWorkspace,
@@ -38,16 +39,6 @@ afterEach(() => {
   started.clear();
   cleanupTempDirs();
 });
-
-async function eventually<T>(what: string, probe: () => Promise<T | null | false> | T | null | false): Promise<T> {
-  const until = Date.now() + 20_000; // keeps a broken run finite; not a timing assertion
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 function readPid(file: string): number {
   try {

@@ -24,6 +24,7 @@ import { BUILD_ID, type HookAnswer } from '../../src/main/cli/hookServer/protoco
 import {
   CLI_BIN,
   cleanupTempDirs,
+  eventually,
   cliJson,
   gitAt,
   makeWorkspace,
@@ -61,17 +62,6 @@ function kill(pid: number): void {
 }
 
 const alive = pidAlive;
-
-/** Poll until `probe` returns a value (not a timing assertion: the limit only keeps a broken run finite). */
-async function eventually<T>(what: string, probe: () => T | null | undefined | false, limitMs = 20_000): Promise<T> {
-  const until = Date.now() + limitMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** The server's pid once it listens: a live pid in the pid file and a socket that accepts. */
 async function serverUp(home: string): Promise<number> {

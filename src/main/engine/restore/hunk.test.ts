@@ -5,8 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RetraceError } from '../../../shared/errors';
-import { cleanupTempDirs, digest, makeWorkspace, tempHome, treeManifest } from '../../../../test/helpers';
+import { cleanupTempDirs, digest, failure, makeWorkspace, tempHome, treeManifest } from '../../../../test/helpers';
 import { resolveWorkspace } from '../workspace';
 import { WorkspaceEngine } from '../workspaceEngine';
 
@@ -32,16 +31,6 @@ async function setup(content: string) {
     manifest: () => digest(treeManifest(root)),
   };
 }
-
-const failure = async (p: Promise<unknown>): Promise<RetraceError> => {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof RetraceError) return e;
-    throw e;
-  }
-  throw new Error('expected the operation to fail');
-};
 
 describe('hunk restore and revert', () => {
   it('since then: restoring one hunk puts only its lines back as the checkpoint had them; undo is exact', async () => {

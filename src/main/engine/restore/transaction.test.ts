@@ -20,8 +20,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RetraceError } from '../../../shared/errors';
-import { cleanupTempDirs, makeWorkspace, tempDir, tempHome, treeManifest } from '../../../../test/helpers';
+import { cleanupTempDirs, failure, makeWorkspace, tempDir, tempHome, treeManifest } from '../../../../test/helpers';
 import { resetErrnoFaults, setTestHook, TEST_HOOK_POINTS } from '../faults';
 import { resolveWorkspace } from '../workspace';
 import { WorkspaceEngine } from '../workspaceEngine';
@@ -47,15 +46,6 @@ async function setup(spec: Parameters<typeof makeWorkspace>[0]) {
   return { root, engine, hash: first.hash!, at: (p: string) => path.join(root, p) };
 }
 
-const failure = async (p: Promise<unknown>): Promise<RetraceError> => {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof RetraceError) return e;
-    throw e;
-  }
-  throw new Error('expected the operation to fail');
-};
 /** A hook for the first time `match` is passed (the rollback's own apply passes the same points again). */
 const firstAt = (match: string, fn: (abs: string) => void): ((abs: string) => void) => {
   let fired = false;
