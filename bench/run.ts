@@ -18,6 +18,7 @@ import { build } from 'esbuild';
 import { applyEdits, BENCH_HOME, generateTree, type GeneratedTree } from './generate';
 import { CopyMethod } from './methods/copy';
 import { LegacyMethod } from './methods/legacy';
+import { benchLiveFollow } from './liveFollow';
 import { RawGitMethod } from './methods/rawGit';
 import { hookServerPaths, pidAlive } from '../src/main/cli/hookServer/paths';
 import type { MessageEvent } from '../src/main/engine/sessions/events';
@@ -527,6 +528,12 @@ async function main(): Promise<void> {
       }
       results.runs.push(...rec.rows);
       rec.rows.forEach((row, i) => cpuByRow.set(row, rec.cpu[i]!));
+    }
+    if (wantsRetrace && wanted('live-follow')) {
+      results.follow = await benchLiveFollow();
+      log(
+        `live follow: one new message → list + tail page: median ${results.follow.medianMs} ms, p95 ${results.follow.p95Ms} ms`,
+      );
     }
   } finally {
     if (!flag('--keep')) await rm(runDir, { recursive: true, force: true });

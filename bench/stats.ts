@@ -1,4 +1,5 @@
 /** The result shape of bench/results/latest.json (fixed by issue 5) and small statistics helpers. */
+import type { FollowResult } from './liveFollow';
 import type { MethodName, Operation } from './methods/types';
 
 export interface MachineInfo {
@@ -36,6 +37,8 @@ export interface BenchResults {
   machine: MachineInfo;
   runs: RunRow[];
   storage: StorageRow[];
+  /** Issue 15 item 6: one appended message among 100 long sessions (bench/liveFollow.ts). */
+  follow?: FollowResult;
 }
 
 export function median(xs: number[]): number {

@@ -10,7 +10,9 @@ export type Operation =
   | 'restore'
   | 'undo'
   | 'hook'
-  | 'timeline-page';
+  | 'timeline-page'
+  /** Once per run, not per tree size (bench/liveFollow.ts). */
+  | 'live-follow';
 
 /** The operations every git-backed method (Retrace and both baselines) is timed on. */
 export const TREE_OPERATIONS: readonly Operation[] = [

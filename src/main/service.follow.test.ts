@@ -4,10 +4,17 @@
  * small, and a 10,000-message session's first page opens fast. Real files in the log format, written directly
  * (the engine's write path would spend minutes on fsyncs to build 200,000 lines).
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, makeWorkspace, tempHome } from '../../test/helpers';
+import {
+  bulkMessageLine,
+  bulkSessionId,
+  cleanupTempDirs,
+  makeWorkspace,
+  tempHome,
+  writeBulkSession,
+} from '../../test/helpers';
 import type { ApiMethod, ApiResults } from '../shared/contract';
 import { createService, type RetraceService } from './service';
 
@@ -19,26 +26,9 @@ async function call<M extends ApiMethod>(service: RetraceService, method: M, arg
   return r.value;
 }
 
-const sid = (i: number) => `s-20250101-${String(i).padStart(4, '0')}`;
-const ts = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 1000).toISOString();
-
-function messageLine(session: number, n: number): string {
-  return JSON.stringify({
-    type: 'message',
-    id: `m_${session}_${n}`,
-    ts: ts(n),
-    role: n % 2 === 0 ? 'user' : 'assistant',
-    text: `message ${n} of session ${session}: ${'some words of a conversation '.repeat(4)}`,
-    ...(n % 5 === 4 ? { hash: (session * 100000 + n).toString(16).padStart(40, '0') } : {}),
-  });
-}
-
-function writeSession(dir: string, session: number, messages: number): void {
-  const header = { type: 'session', v: 1, id: sid(session), title: '', source: 'cli', createdAt: ts(0) };
-  const lines = [JSON.stringify(header)];
-  for (let n = 0; n < messages; n++) lines.push(messageLine(session, n));
-  writeFileSync(join(dir, `${sid(session)}.jsonl`), lines.join('\n') + '\n');
-}
+const sid = bulkSessionId;
+const messageLine = bulkMessageLine;
+const writeSession = writeBulkSession;
 
 /** A service with one open folder, and where its session logs go (<dataHome>/workspaces/<id>/sessions). */
 async function openEmpty() {

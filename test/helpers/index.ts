@@ -8,3 +8,4 @@ export * from './shadow';
 export * from './clone';
 export * from './eventually';
 export * from './failure';
+export * from './bulkLogs';
