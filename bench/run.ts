@@ -26,7 +26,8 @@ import type { RetraceMethod } from './methods/retrace';
 import type { BenchMethod, MethodName, Operation } from './methods/types';
 import { cpuMs, measurePeak, run } from './proc';
 import { renderMarkdown, type ReportNotes } from './report';
-import { median, round1, type BenchResults, type MachineInfo, type RunRow, type StorageRow } from './stats';
+import { judgeTargets } from './targets';
+import { median, percentile, round1, type BenchResults, type MachineInfo, type RunRow, type StorageRow } from './stats';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -173,6 +174,7 @@ class Recorder {
       medianMs: round1(median(times)),
       minMs: round1(Math.min(...times)),
       maxMs: round1(Math.max(...times)),
+      p95Ms: round1(percentile(times, 95)),
       peakRssBytes,
     };
     this.rows.push(row);
@@ -540,6 +542,7 @@ async function main(): Promise<void> {
   }
 
   results.machine.loadAverage.end = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  results.targets = judgeTargets(results);
   await mkdir(path.dirname(OUT), { recursive: true });
   await writeFile(OUT, JSON.stringify(results, null, 2) + '\n');
   log(`wrote ${path.relative(REPO, OUT)}`);

@@ -1,5 +1,6 @@
 /** The result shape of bench/results/latest.json (fixed by issue 5) and small statistics helpers. */
 import type { FollowResult } from './liveFollow';
+import type { TargetRow } from './targets';
 import type { MethodName, Operation } from './methods/types';
 
 export interface MachineInfo {
@@ -24,6 +25,8 @@ export interface RunRow {
   minMs: number;
   maxMs: number;
   peakRssBytes: number;
+  /** 95th percentile (nearest rank) of the timed runs. */
+  p95Ms?: number;
 }
 
 export interface StorageRow {
@@ -39,6 +42,8 @@ export interface BenchResults {
   storage: StorageRow[];
   /** Issue 15 item 6: one appended message among 100 long sessions (bench/liveFollow.ts). */
   follow?: FollowResult;
+  /** Every target with its measured value and met/missed (bench/targets.ts). */
+  targets?: TargetRow[];
 }
 
 export function median(xs: number[]): number {
@@ -49,3 +54,10 @@ export function median(xs: number[]): number {
 }
 
 export const round1 = (x: number): number => Math.round(x * 10) / 10;
+
+/** Nearest-rank percentile (p in 0–100). */
+export function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}

@@ -10,6 +10,9 @@ export type Operation =
   | 'restore'
   | 'undo'
   | 'hook'
+  /** The hook as Claude Code calls it: an HTTP POST to the resident server / the installed command. */
+  | 'hook-http'
+  | 'hook-command'
   | 'timeline-page'
   /** Once per run, not per tree size (bench/liveFollow.ts). */
   | 'live-follow';
