@@ -1,6 +1,6 @@
 /** `retrace install claude-code`: merges into existing settings, keeps everything else, twice = same bytes. */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, cleanupTempDirs, cliJson, fileSha, makeWorkspace, runCli, tempDir, tempHome } from '../helpers';
@@ -127,5 +127,43 @@ describe('retrace install claude-code', () => {
 
     const both = await runCli(['install', 'claude-code', '--user', '--project'], { home, path: basePath });
     expect(both.code).toBe(2);
+  });
+
+  it('HTTP hooks carry a secret: the user file becomes 0600, a project gets them in settings.local.json, never in the shared file', async () => {
+    const home = tempHome();
+    const config = tempDir('retrace-claude-');
+    mkdirSync(config, { recursive: true });
+    const user = join(config, 'settings.json');
+    writeFileSync(user, JSON.stringify(EXISTING), { mode: 0o644 });
+    chmodSync(user, 0o644);
+    const env = { CLAUDE_CONFIG_DIR: config };
+    await cliJson(['install', 'claude-code', '--http'], { home, env, path: basePath });
+    expect(statSync(user).mode & 0o777).toBe(0o600);
+    expect(readFileSync(user, 'utf8')).toContain('X-Retrace-Secret');
+    // Command hooks carry nothing secret: the file keeps the mode it has (here the owner's 0640).
+    chmodSync(user, 0o640);
+    await cliJson(['install', 'claude-code', '--command'], { home, env, path: basePath });
+    expect(statSync(user).mode & 0o777).toBe(0o640);
+
+    // A project first installed with command hooks (shared settings), then with HTTP hooks: they move to the
+    // personal file, and the shared one keeps everything but ours (both files' hooks would run: a double record).
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const shared = join(ws, '.claude', 'settings.json');
+    mkdirSync(dirname(shared), { recursive: true });
+    writeFileSync(shared, JSON.stringify(EXISTING));
+    await cliJson(['install', 'claude-code', '--project', '--command', '--cwd', ws], { home, path: basePath });
+    expect(readFileSync(shared, 'utf8')).toContain('hook claude-code');
+    const res = await cliJson<{ settings: string }>(['install', 'claude-code', '--project', '--http', '--cwd', ws], {
+      home,
+      path: basePath,
+    });
+    expect(res.settings).toBe(join(ws, '.claude', 'settings.local.json'));
+    expect(statSync(res.settings).mode & 0o777).toBe(0o600);
+    const local = JSON.parse(readFileSync(res.settings, 'utf8')) as { hooks: Record<string, unknown> };
+    expect(Object.keys(local.hooks)).toEqual(['UserPromptSubmit', 'PostToolUse', 'Stop']);
+    const sharedNow = readFileSync(shared, 'utf8');
+    expect(sharedNow).not.toContain('hook claude-code');
+    expect(sharedNow).not.toContain('X-Retrace-Secret');
+    expect(JSON.parse(sharedNow)).toEqual(EXISTING);
   });
 });

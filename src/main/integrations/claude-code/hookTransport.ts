@@ -26,8 +26,8 @@ export function installedClaudeVersion(env: NodeJS.ProcessEnv = process.env): st
 
 /**
  * The transport to install and why. Forced by --http/--command; otherwise HTTP only when the installed Claude
- * Code is known to have HTTP hooks, and never into a project's settings (often committed: the secret would
- * travel with the repository).
+ * Code is known to have HTTP hooks, and not for a project by default (see settingsPath: with --http they go to its
+ * personal, git-ignored settings file, never the shared one).
  */
 export function chooseTransport(
   forced: HookTransport | undefined,
@@ -40,7 +40,7 @@ export function chooseTransport(
   if (scope === 'project')
     return {
       transport: 'command',
-      why: 'project settings may be committed (HTTP hooks carry a secret); --http forces',
+      why: 'a project install stays with command hooks; --http puts HTTP hooks (they carry a secret) in the personal .claude/settings.local.json',
     };
   const v = version();
   if (v === null) return { transport: 'command', why: 'no `claude --version` to tell whether HTTP hooks exist' };

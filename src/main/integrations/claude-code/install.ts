@@ -19,7 +19,14 @@ import {
   type HttpHookConfig,
 } from '../../cli/hookServer/httpConfig';
 import { isRetraceHookCommand, retraceHookCommand, type CommandOptions } from '../hooks/command';
-import { installHooks, mergeHooks, type HookInstallResult, type HookSpec, type InstallScope } from '../hooks/hooksFile';
+import {
+  installHooks,
+  mergeHooks,
+  removeHooks,
+  type HookInstallResult,
+  type HookSpec,
+  type InstallScope,
+} from '../hooks/hooksFile';
 import { chooseTransport, installedClaudeVersion, type HookTransport } from './hookTransport';
 import { claudeConfigDir } from './paths';
 
@@ -31,10 +38,18 @@ export const HOOK_EVENTS = ['UserPromptSubmit', 'PostToolUse', 'Stop'] as const;
 /** Seconds Claude Code waits for one hook call (the hook itself waits at most this for the workspace lock). */
 export const HOOK_TIMEOUT_S = 30;
 
-export function settingsPath(scope: InstallScope, opts: { cwd: string; env?: NodeJS.ProcessEnv }): string {
-  return scope === 'user'
-    ? join(claudeConfigDir(opts.env ?? process.env), 'settings.json')
-    : join(opts.cwd, '.claude', 'settings.json');
+/**
+ * The settings file to write. A project's HTTP hooks go to `.claude/settings.local.json`, Claude Code's personal
+ * project settings (git-ignored by convention): they carry this machine's port and secret, which must not be
+ * committed with the team's `.claude/settings.json`.
+ */
+export function settingsPath(
+  scope: InstallScope,
+  opts: { cwd: string; env?: NodeJS.ProcessEnv },
+  transport: HookTransport = 'command',
+): string {
+  if (scope === 'user') return join(claudeConfigDir(opts.env ?? process.env), 'settings.json');
+  return join(opts.cwd, '.claude', transport === 'http' ? 'settings.local.json' : 'settings.json');
 }
 
 const OUR_URL = new RegExp(`^http://127\\.0\\.0\\.1:\\d+${CLAUDE_HOOK_ROUTE}$`);
@@ -88,11 +103,16 @@ export async function installClaudeCodeHooks(
   scope: InstallScope,
   opts: { cwd: string; dataHome: string; env?: NodeJS.ProcessEnv; command?: string; transport?: HookTransport },
 ): Promise<InstallResult> {
-  const file = settingsPath(scope, opts);
   const command = opts.command ?? hookCommand(opts.env ? { env: opts.env } : {});
   const { transport, why } = chooseTransport(opts.transport, scope, () => installedClaudeVersion(opts.env));
+  const file = settingsPath(scope, opts, transport);
   const http = transport === 'http' ? await ensureHttpConfig(opts.dataHome) : undefined;
-  const changed = installHooks(file, hookSpecs(command, http), isRetraceHook);
+  let changed = installHooks(file, hookSpecs(command, http), isRetraceHook, { secret: http !== undefined });
+  // A project's other settings file must not keep our hooks too: both files' hooks run (a double record).
+  if (scope === 'project') {
+    const other = settingsPath(scope, opts, transport === 'http' ? 'command' : 'http');
+    changed = removeHooks(other, isRetraceHook) || changed;
+  }
   // Only HTTP hooks can lose a call while no server runs: the prompt hook marks such gaps (serverGap.ts).
   const saved = http ?? readHttpConfig(opts.dataHome);
   if (saved) setHttpHooksInstalled(opts.dataHome, saved, transport === 'http');

@@ -5,7 +5,16 @@
  * entry (found by its command) is updated in place, never duplicated; nothing changes → the file is not
  * rewritten. A file that is not a JSON object is refused (E_INVALID_INPUT) and left untouched.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 
@@ -90,8 +99,57 @@ function mergeEvent(groups: unknown[], spec: HookSpec, isOurs: (command: unknown
   return out;
 }
 
-/** Read, merge, and (when something changes) replace `file` atomically. Returns whether it changed. */
-export function installHooks(file: string, specs: HookSpec[], isOurs: (command: unknown) => boolean): boolean {
+/**
+ * Take our entries out of `file` (groups left empty go too), e.g. the project's shared settings when our hooks
+ * move to its personal ones: both files' hooks would run, and every call would be recorded twice. Returns
+ * whether it changed; a missing file is left missing.
+ */
+export function removeHooks(file: string, isOurs: (command: unknown) => boolean): boolean {
+  if (!existsSync(file)) return false;
+  const text = readFileSync(file, 'utf8');
+  let doc: Json;
+  try {
+    doc = JSON.parse(text) as Json;
+  } catch {
+    return false; // not ours to judge: installHooks reports a malformed file where it writes
+  }
+  const hooks = doc?.hooks as Json | undefined;
+  if (!hooks || typeof hooks !== 'object' || Array.isArray(hooks)) return false;
+  let changed = false;
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    const kept = groups
+      .map((g) => {
+        const group = g as Json;
+        if (!group || typeof group !== 'object' || !Array.isArray(group.hooks)) return g;
+        const list = group.hooks.filter(
+          (x) => !isOurs((x as Json | null)?.command) && !isOurs((x as Json | null)?.url),
+        );
+        if (list.length === group.hooks.length) return g;
+        changed = true;
+        return list.length > 0 ? { ...group, hooks: list } : null;
+      })
+      .filter((g) => g !== null);
+    // An event only we used goes with our entry; one the user had left empty stays.
+    if (kept.length === 0 && groups.length > 0) delete hooks[event];
+    else hooks[event] = kept;
+  }
+  if (!changed) return false;
+  writeKeepingMode(file, JSON.stringify(doc, null, 2) + '\n', false);
+  return true;
+}
+
+/**
+ * Read, merge, and (when something changes) replace `file` atomically. Returns whether it changed. The file keeps
+ * its mode; `secret`: the entries carry a secret (HTTP hooks' header), so the file is made readable by its owner
+ * only — other users of the machine could otherwise read it and post into our sessions.
+ */
+export function installHooks(
+  file: string,
+  specs: HookSpec[],
+  isOurs: (command: unknown) => boolean,
+  opts: { secret?: boolean } = {},
+): boolean {
   let text: string | null = null;
   if (existsSync(file)) {
     try {
@@ -102,16 +160,24 @@ export function installHooks(file: string, specs: HookSpec[], isOurs: (command: 
   }
   const next = mergeHooks(text, specs, isOurs, file);
   if (next === null) return false;
+  writeKeepingMode(file, next, opts.secret === true);
+  return true;
+}
+
+/** Replace `file` with `text` atomically, keeping its mode (0600 when `secret`). */
+function writeKeepingMode(file: string, text: string, secret: boolean): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
     // Beside and renamed, so the agent never reads a half-written file; through a symlinked file (dotfile
     // managers) to its target, so the link stays a link.
     const target = existsSync(file) ? realpathSync(file) : file;
     const tmp = `${target}.retrace-tmp`;
-    writeFileSync(tmp, next);
+    const kept = existsSync(target) ? statSync(target).mode & 0o777 : null;
+    writeFileSync(tmp, text, { mode: 0o600 });
+    // Explicitly: writeFileSync's mode passes through the umask, and a new file must not loosen an old one's.
+    chmodSync(tmp, secret ? 0o600 : (kept ?? 0o666 & ~process.umask()));
     renameSync(tmp, target);
   } catch (e) {
     throw new RetraceError('E_DATA_DIR', `cannot write ${file}: ${(e as Error).message}`);
   }
-  return true;
 }
