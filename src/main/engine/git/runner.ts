@@ -153,10 +153,17 @@ export class GitRunner {
    * A long-lived git process for request/response reading (cat-file --batch, objectReader.ts). Not queued:
    * it only reads objects, never the index, so it cannot race the queued calls.
    */
-  spawnReader(args: readonly string[]): ChildProcessWithoutNullStreams {
-    return spawn('git', [...this.prefixFor(true), ...args], {
+  spawnReader(
+    args: readonly string[],
+    opts: { lineBuffered?: boolean; withoutIndex?: boolean } = {},
+  ): ChildProcessWithoutNullStreams {
+    const gitArgs = [...this.prefixFor(true), ...args];
+    // lineBuffered: git block-buffers stdout on a pipe; under `stdbuf -oL` (coreutils) it flushes at each
+    // newline, so a request/response reader gets its answer without closing stdin (residentDiffTree.ts).
+    const [cmd, argv] = opts.lineBuffered ? ['stdbuf', ['-oL', 'git', ...gitArgs]] : ['git', gitArgs];
+    return spawn(cmd, argv, {
       cwd: this.workTree,
-      env: this.env,
+      env: opts.withoutIndex ? this.envWithoutIndex : this.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
