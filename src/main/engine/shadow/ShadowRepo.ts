@@ -6,6 +6,7 @@ import { excludeFileContent, isHardExcluded, SHADOW_ATTRIBUTES } from '../exclud
 import { blobSizes } from '../git/catFile';
 import { checkGit } from '../git/checkGit';
 import { commitTree } from '../git/commitTree';
+import { commitBody, gitNow, storedVerbatim } from '../git/commitObject';
 import { changedPathsOfCommits } from '../git/changedPaths';
 import { diffTreeFiles } from '../git/diffTree';
 import { GitError, toRetraceError } from '../git/errors';
@@ -165,9 +166,25 @@ export class ShadowRepo {
   }
 
   async commit(tree: string, parent: string | null, message: string): Promise<string> {
-    const hash = await this.guard(() => commitTree(this.git, tree, parent, message));
+    const hash = await this.guard(() => this.writeCommit(tree, parent, message));
     this.trees.set(hash, tree);
     return hash;
+  }
+
+  /**
+   * The commit object `git commit-tree` would write, written here (no process): same bytes, so the same id.
+   * git's own checks first (the tree is a tree, the parent a commit); anything git would word differently
+   * (a failed check, a message git would rewrite) goes to git, which answers as it always did.
+   */
+  private async writeCommit(tree: string, parent: string | null, message: string): Promise<string> {
+    const fits =
+      storedVerbatim(message) &&
+      OID.test(tree) &&
+      (parent === null || OID.test(parent)) &&
+      (await this.objects.type(tree)) === 'tree' &&
+      (parent === null || (await this.objects.type(parent)) === 'commit');
+    if (!fits) return commitTree(this.git, tree, parent, message);
+    return writeLooseObject(this.gitDir, 'commit', commitBody(tree, parent, message, gitNow()));
   }
 
   async readRef(ref: string): Promise<string | null> {
