@@ -1,0 +1,36 @@
+/**
+ * Git processes per UI read, counted: run under `strace -f -e trace=execve -o LOG npx tsx bench/gitProcesses.ts`,
+ * then `node bench/gitProcesses.ts`'s markers (execs of `true <label>`) delimit each request in LOG; count the
+ * execve of git between them (see bench/README.md "git processes per operation").
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { RetraceClient } from './methods/retraceClient';
+
+const mark = (label: string): void => void spawnSync('true', [label]);
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(path.join(tmpdir(), 'retrace-gp-'));
+  for (let i = 0; i < 50; i++) writeFileSync(path.join(root, `f${i}.txt`), `file ${i}\n`);
+  const client = await RetraceClient.open({ root, dataHome: mkdtempSync(path.join(tmpdir(), 'retrace-gp-home-')) });
+  const ids: string[] = [await client.checkpoint(null)];
+  for (let k = 0; k < 4; k++) {
+    writeFileSync(path.join(root, `f${k}.txt`), `changed ${k}\n`);
+    ids.push(await client.checkpoint([`f${k}.txt`]));
+  }
+  for (let k = 1; k < 4; k++) {
+    mark(`diff-summary-${k}`);
+    await client.diffSummary(ids[k - 1]!, ids[k]!);
+    mark(`file-contents-${k}`);
+    await client.fileContents(ids[k - 1]!, ids[k]!, `f${k - 1}.txt`);
+    mark(`checkpoint-${k}`);
+    writeFileSync(path.join(root, `f${k}.txt`), `again ${k}\n`);
+    await client.checkpoint([`f${k}.txt`]);
+    mark('end');
+  }
+  await client.close();
+}
+
+void main();
