@@ -1,7 +1,10 @@
 /**
- * Git processes per UI read, counted: run under `strace -f -e trace=execve -o LOG npx tsx bench/gitProcesses.ts`,
- * then `node bench/gitProcesses.ts`'s markers (execs of `true <label>`) delimit each request in LOG; count the
- * execve of git between them (see bench/README.md "git processes per operation").
+ * Git processes per UI read and per warm checkpoint, counted with strace:
+ *   strace -f -qq -e trace=execve -e signal=none -o /tmp/gp.log npx tsx bench/gitProcesses.ts
+ *   awk '/execve\("\/usr\/bin\/true"/ { if (l) print l, n; match($0, /"true", "[^"]*"/);
+ *        l = substr($0, RSTART + 9, RLENGTH - 10); n = 0; next } /execve\(".*\/git"/ && !/= -1/ { n++ }' /tmp/gp.log
+ * Each request is preceded by a marker (an exec of `true <label>`); the count after a label is the git
+ * processes that request started (the first request of each kind also starts the resident ones).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
