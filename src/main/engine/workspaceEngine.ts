@@ -59,6 +59,7 @@ import type { MessageEvent, RewindEvent, UnrewindEvent } from './sessions/events
 import type { SessionState } from './sessions/replay';
 import { withPulledInfo } from './share/summaries';
 import { SessionStore } from './sessions/store';
+import { refreshWarmBase, scheduleWarmRefresh, type WarmRefreshOutcome } from './warmBase';
 import { readStatus } from './status';
 // Loaded on first use: recording a plain message never needs git (the hook runs on every tool call).
 import type { ShadowRepo } from './shadow';
@@ -153,8 +154,16 @@ export class WorkspaceEngine implements WorkspaceContext {
       if (this.missedAs !== undefined && input.checkpoint) this.markMissed(input.session ?? null, e);
       throw e;
     }
-    if (res.hash) maybeScheduleMaintenance(this.ws, () => this.maintenance());
+    if (res.hash) {
+      maybeScheduleMaintenance(this.ws, () => this.maintenance());
+      scheduleWarmRefresh(this.ws, () => this.refreshWarmBase());
+    }
     return res;
+  }
+
+  /** The warm snapshots' periodic full scan, done between calls without holding the lock for it (warmBase.ts). */
+  async refreshWarmBase(): Promise<WarmRefreshOutcome> {
+    return refreshWarmBase(this, this.actor);
   }
 
   /** A hook's checkpoint that could not be made: listed, without the lock it may not have got, then thrown. */
