@@ -59,6 +59,7 @@ import type { MessageEvent, RewindEvent, UnrewindEvent } from './sessions/events
 import type { SessionState } from './sessions/replay';
 import { withPulledInfo } from './share/summaries';
 import { SessionStore } from './sessions/store';
+import { step } from './stepTrace';
 import { refreshWarmBase, scheduleWarmRefresh, type WarmRefreshOutcome } from './warmBase';
 import { readStatus } from './status';
 // Loaded on first use: recording a plain message never needs git (the hook runs on every tool call).
@@ -127,11 +128,13 @@ export class WorkspaceEngine implements WorkspaceContext {
 
   /** Run `fn` as the workspace's one writer, after repairing whatever an interrupted operation left. */
   async write<T>(fn: () => Promise<T>, opts: { onWait?: () => void } = {}): Promise<T> {
+    const locked = performance.now();
     return withLock(
       this.ws,
       async (recovered) => {
+        await step('lock', () => performance.now() - locked);
         this.recoveryLog.add(recovered);
-        await recover(this);
+        await step('recover', () => recover(this));
         return fn();
       },
       {
