@@ -22,6 +22,8 @@ export interface RunRow {
   medianMs: number;
   minMs: number;
   maxMs: number;
+  /** Rows whose target is a tail (the hook: ≤ 60 ms p95), nearest-rank 95th percentile. */
+  p95Ms?: number;
   peakRssBytes: number;
 }
 

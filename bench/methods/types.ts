@@ -10,6 +10,8 @@ export type Operation =
   | 'restore'
   | 'undo'
   | 'hook'
+  | 'hook-http'
+  | 'hook-command'
   | 'timeline-page';
 
 /** The operations every git-backed method (Retrace and both baselines) is timed on. */

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { NotCaptured } from '../../../shared/model';
 import { ignoredAmong } from '../git/checkIgnore';
-import { writeLooseObject } from '../git/looseObject';
+import { syncLooseObjects, writeLooseObject } from '../git/looseObject';
 import { EMPTY_TREE } from '../git/objects';
 import { ObjectReader } from '../git/objectReader';
 import type { GitRunner } from '../git/runner';
@@ -116,8 +116,11 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
       }
       node.seen = s;
     }
-    const tree = (await rebuild(ctx.git.gitDir, trees, ctx.baseTree, rootChange)) ?? EMPTY_TREE;
-    if (tree === EMPTY_TREE) await writeLooseObject(ctx.git.gitDir, 'tree', Buffer.alloc(0));
+    // The objects are written first and made durable together (before any log line can name them).
+    const written: string[] = [];
+    const tree = (await rebuild(ctx.git.gitDir, trees, ctx.baseTree, rootChange, written)) ?? EMPTY_TREE;
+    if (tree === EMPTY_TREE) written.push(await writeLooseObject(ctx.git.gitDir, 'tree', Buffer.alloc(0), LATER));
+    await syncLooseObjects(ctx.git.gitDir, written);
     notCaptured.sort((a, b) => (a.path < b.path ? -1 : 1));
     return { tree, notCaptured };
   } finally {
@@ -126,7 +129,16 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
 }
 
 /** The new id of the tree `base` (null: the directory did not exist) after `change`; null when it is empty. */
-async function rebuild(gitDir: string, trees: TreeReads, base: string | null, change: Change): Promise<string | null> {
+/** Objects are synced together at the end of editTree (syncLooseObjects). */
+const LATER = { durable: false };
+
+async function rebuild(
+  gitDir: string,
+  trees: TreeReads,
+  base: string | null,
+  change: Change,
+  written: string[],
+): Promise<string | null> {
   const entries = new Map<string, TreeEntry>();
   for (const e of base ? await trees.entries(base) : []) entries.set(e.name.toString('latin1'), e);
   for (const [key, child] of change.children) {
@@ -134,19 +146,21 @@ async function rebuild(gitDir: string, trees: TreeReads, base: string | null, ch
     if (child.seen) {
       if (child.seen.kind === 'gone') entries.delete(key);
       else {
-        const id = await writeLooseObject(gitDir, 'blob', child.seen.bytes);
+        const id = await writeLooseObject(gitDir, 'blob', child.seen.bytes, LATER);
+        written.push(id);
         entries.set(key, { mode: child.seen.mode, name, id });
       }
     } else {
       const old = entries.get(key);
-      const id = await rebuild(gitDir, trees, old && isTreeMode(old.mode) ? old.id : null, child);
+      const id = await rebuild(gitDir, trees, old && isTreeMode(old.mode) ? old.id : null, child, written);
       if (id === null) entries.delete(key);
       else entries.set(key, { mode: TREE_MODE, name, id });
     }
   }
   if (entries.size === 0) return null; // git records no empty directories
   const list = [...entries.values()];
-  const id = await writeLooseObject(gitDir, 'tree', encodeTree(list));
+  const id = await writeLooseObject(gitDir, 'tree', encodeTree(list), LATER);
+  written.push(id);
   remember(gitDir, id, list);
   return id;
 }
