@@ -30,6 +30,8 @@ interface Installed {
 export interface HookModeResult {
   mode: 'hook-http' | 'hook-command';
   times: number[];
+  /** CPU ms per call of the hook server (and the git children it reaped), and of the command's own process. */
+  cpus: number[];
   medianMs: number;
   p95Ms: number;
 }
@@ -107,7 +109,15 @@ export async function benchHookModes(opts: {
     if (r.status !== 200) throw new Error(`the HTTP hook answered ${r.status}`);
   };
   let edit = 300_000;
-  const toolCall = async (mode: 'hook-http' | 'hook-command'): Promise<number> => {
+  const pidFile = path.join(dataHome, 'hook-server', 'server.pid');
+  const serverPid = (): number => {
+    try {
+      return Number(readFileSync(pidFile, 'utf8'));
+    } catch {
+      return 0;
+    }
+  };
+  const toolCall = async (mode: 'hook-http' | 'hook-command'): Promise<{ ms: number; cpu: number }> => {
     const rel = (await applyEdits(root, tree.manifest, edit++, 1))[0]!;
     const file = path.join(root, rel);
     const body = payload({
@@ -118,28 +128,40 @@ export async function benchHookModes(opts: {
       tool_response: { filePath: file, success: true },
     });
     await sleep(THINK_MS);
+    const pid = serverPid();
+    const c0 = processCpuMs(pid);
+    const k0 = processCpuMs(process.pid);
     const t0 = performance.now();
     if (mode === 'hook-http') await post(body);
     else await shell(command.command, byCommand.env, body);
-    return performance.now() - t0;
+    const ms = performance.now() - t0;
+    // The server's CPU and its reaped git children's, plus this process's own and its reaped children's (the
+    // command hook's shell and node): what the call cost the machine, whatever the load made it wait.
+    return { ms, cpu: processCpuMs(pid) - c0 + (processCpuMs(process.pid) - k0) };
   };
 
-  const pidFile = path.join(dataHome, 'hook-server', 'server.pid');
   try {
     // The turn's prompt: starts the server, checkpoints the whole folder (untimed).
     await shell(prompt.command, byHttp.env, payload({ hook_event_name: 'UserPromptSubmit', prompt: 'bench' }));
     await listening(new URL(posted.url).port);
     for (const mode of ['hook-http', 'hook-command'] as const) await toolCall(mode); // warm-up, untimed
     const times: Record<'hook-http' | 'hook-command', number[]> = { 'hook-http': [], 'hook-command': [] };
+    const cpus: Record<'hook-http' | 'hook-command', number[]> = { 'hook-http': [], 'hook-command': [] };
     for (let i = 0; i < calls; i++) {
-      for (const mode of i % 2 ? (['hook-command', 'hook-http'] as const) : (['hook-http', 'hook-command'] as const))
-        times[mode].push(await toolCall(mode));
+      for (const mode of i % 2 ? (['hook-command', 'hook-http'] as const) : (['hook-http', 'hook-command'] as const)) {
+        const r = await toolCall(mode);
+        times[mode].push(r.ms);
+        cpus[mode].push(r.cpu);
+      }
     }
-    const viaServer = hookLog(dataHome).filter((l) => / ok PostToolUse .* via server$/.test(l)).length;
+    const viaServer = hookLog(dataHome).filter(
+      (l) => l.includes(` ok PostToolUse ${session} `) && / via server$/.test(l),
+    ).length;
     log(`  hook modes: ${viaServer} of ${2 * calls + 2} tool calls answered by the hook server`);
     return (['hook-http', 'hook-command'] as const).map((mode) => ({
       mode,
       times: times[mode],
+      cpus: cpus[mode],
       medianMs: round1(median(times[mode])),
       p95Ms: round1(percentile(times[mode], 95)),
     }));
@@ -147,6 +169,21 @@ export async function benchHookModes(opts: {
     await stop(pidFile);
   }
 }
+
+/** utime + stime + the children it reaped (cutime + cstime) of a process, in ms (Linux /proc; 0 elsewhere). */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+    return (ticks * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** USER_HZ: 100 on every Linux the bench runs on. */
+const CLOCK_TICKS = 100;
 
 function existsExe(file: string): boolean {
   try {

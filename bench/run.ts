@@ -516,7 +516,7 @@ async function main(): Promise<void> {
           if (wanted('hook')) await benchHook(r, tree, rec, mode);
           if (mode === 'hook' && (wanted('hook') || wanted('hook-http') || wanted('hook-command'))) {
             for (const h of await benchHookModes({ repo: REPO, root: r.root, dataHome: r.dataHome, tree, log })) {
-              rec.add(r.name, h.mode, h.times, 0, []);
+              rec.add(r.name, h.mode, h.times, 0, h.cpus);
               rec.rows.at(-1)!.p95Ms = h.p95Ms;
               log(`  ${h.mode} p95 ${h.p95Ms} ms (load ${loadAverage()})`);
             }

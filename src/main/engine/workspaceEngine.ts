@@ -59,6 +59,7 @@ import type { MessageEvent, RewindEvent, UnrewindEvent } from './sessions/events
 import type { SessionState } from './sessions/replay';
 import { withPulledInfo } from './share/summaries';
 import { SessionStore } from './sessions/store';
+import { isKept, openShadow } from './residentShadows';
 import { step } from './stepTrace';
 import { refreshWarmBase, scheduleWarmRefresh, type WarmRefreshOutcome } from './warmBase';
 import { readStatus } from './status';
@@ -105,7 +106,7 @@ export class WorkspaceEngine implements WorkspaceContext {
   /** The shadow repository, opened (and created) on first use. */
   shadow(): Promise<ShadowRepo> {
     if (!this.shadowRepo) {
-      const opening = import('./shadow').then(({ ShadowRepo }) => ShadowRepo.open(this.ws));
+      const opening = openShadow(this.ws); // kept across engines in the hook server (residentShadows.ts)
       opening.catch(() => (this.shadowRepo = null)); // a failed open is retried by the next call
       this.shadowRepo = opening;
       return opening;
@@ -117,7 +118,7 @@ export class WorkspaceEngine implements WorkspaceContext {
   async closeShadow(): Promise<void> {
     const opening = this.shadowRepo;
     this.shadowRepo = null;
-    (await opening?.catch(() => null))?.close();
+    if (!isKept()) (await opening?.catch(() => null))?.close();
   }
 
   appendEvents(session: string, events: (MessageEvent | RewindEvent | UnrewindEvent)[]): void {

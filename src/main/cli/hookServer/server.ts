@@ -14,6 +14,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { writeFilePrivateSync } from '../../engine/privateFs';
 import { appendHookLog } from '../commands/hook';
+import { keepShadowsOpen } from '../../engine/residentShadows';
 import { setWarmRefreshScheduler } from '../../engine/warmBase';
 import { markServerStarted, markServerStopped } from './gap';
 import { IdleWork } from './idleWork';
@@ -108,6 +109,7 @@ class HookServer {
     process.on('uncaughtException', crash);
     process.on('unhandledRejection', crash);
     setWarmRefreshScheduler((ws, refresh) => this.idleWork.note(ws.dir, refresh));
+    keepShadowsOpen();
     if (this.trace) appendHookLog(this.dataHome, `hook-server ${process.pid} listening on ${this.paths.socket}`);
     await this.listenHttp();
   }

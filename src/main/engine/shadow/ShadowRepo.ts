@@ -144,6 +144,7 @@ export class ShadowRepo {
         ...(opts.hintPaths ? { hintPaths: opts.hintPaths } : {}),
         ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
         lineCounts: this.lineCounts,
+        objects: this.objects,
       });
       this.trees.set(snap.tree, snap.tree); // a tree is its own tree: restores and diffs pass it back
       return snap;

@@ -10,7 +10,7 @@ import { fastFirstAdd, indexIsEmpty, useFastFirst } from './fastFirstSnapshot';
 import type { LineCounts } from './lineCounts';
 import { staleSpellings } from './caseInsensitive';
 import { lstatOrNull, NameTooLong, parentChecker, timeSliced } from './diskChecks';
-import { editTree } from './treeEdit';
+import { editTree, type ObjectSource } from './treeEdit';
 import { checkScan, lastTree, recordScan, unchangedTree, warmScope } from './warmScope';
 import { walkUntrackedDirs } from './walkUntracked';
 import { step } from '../stepTrace';
@@ -43,6 +43,8 @@ export interface SnapshotContext {
    */
   privateIndex?: string;
   onProgress?: (p: SnapshotProgress) => void;
+  /** The repository's resident object reader, for the warm path's tree reads (treeEdit.ts). */
+  objects?: ObjectSource;
 }
 
 const RULE_FILES = new Set(['.gitignore', '.retraceignore']);
@@ -75,6 +77,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
               baseTree: base,
               paths: scope,
               caseInsensitive: ctx.caseInsensitive ?? false,
+              ...(ctx.objects ? { objects: ctx.objects } : {}),
             }),
           ).catch((e: unknown) => {
             if (e instanceof RetraceError) throw e; // unreadable: the full scan would fail the same way

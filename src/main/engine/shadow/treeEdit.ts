@@ -24,7 +24,7 @@ import type { NotCaptured } from '../../../shared/model';
 import { ignoredAmong } from '../git/checkIgnore';
 import { syncLooseObjects, writeLooseObject } from '../git/looseObject';
 import { EMPTY_TREE } from '../git/objects';
-import { ObjectReader } from '../git/objectReader';
+import { ObjectReader, type GitObject } from '../git/objectReader';
 import type { GitRunner } from '../git/runner';
 import { encodeTree, isTreeMode, parseTree, TREE_MODE, type TreeEntry } from '../git/treeObject';
 import { foldCase } from './caseInsensitive';
@@ -42,6 +42,13 @@ export interface TreeEditContext {
   paths: readonly string[];
   /** The folder ignores case: paths are judged as the disk spells them (caseInsensitive.ts). */
   caseInsensitive: boolean;
+  /** The repository's resident object reader, when it has one: no cat-file process per warm call. */
+  objects?: ObjectSource;
+}
+
+/** Reads objects by id (a ResidentReader). */
+export interface ObjectSource {
+  read(id: string): Promise<GitObject | null>;
 }
 
 /** What a path is on disk now: a blob to record, or nothing to record. */
@@ -92,7 +99,7 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
     }
   }
 
-  const trees = new TreeReads(ctx.git);
+  const trees = new TreeReads(ctx.git, ctx.objects);
   try {
     // A path the last tree spells otherwise was renamed by case only: the full scan replaces the old spelling.
     if (ctx.caseInsensitive) for (const rel of paths) if (await trees.hasOtherSpelling(ctx.baseTree, rel)) return null;
@@ -185,13 +192,17 @@ function remember(gitDir: string, id: string, entries: TreeEntry[]): void {
 class TreeReads {
   private reader: ObjectReader | null = null;
 
-  constructor(private readonly git: GitRunner) {}
+  constructor(
+    private readonly git: GitRunner,
+    private readonly resident?: ObjectSource,
+  ) {}
 
   async entries(id: string): Promise<TreeEntry[]> {
     const known = knownTrees.get(`${this.git.gitDir}\0${id}`);
     if (known) return known;
-    this.reader ??= ObjectReader.open(this.git);
-    const o = await this.reader.read(id);
+    const o = this.resident
+      ? await this.resident.read(id)
+      : await (this.reader ??= ObjectReader.open(this.git)).read(id);
     if (!o || o.type !== 'tree') throw new Error(`tree ${id} is missing from the shadow repository`);
     const entries = parseTree(o.body);
     remember(this.git.gitDir, id, entries);
