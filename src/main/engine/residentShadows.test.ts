@@ -36,5 +36,10 @@ describe('kept shadow repositories', () => {
     const c3 = await third.checkpoint({ session: 's', text: 'three' });
     expect(await third.shadow()).not.toBe(await second.shadow());
     expect((await third.diff(null, c3.hash!)).map((f) => f.path)).toEqual(['a.txt']);
+
+    // A failed write drops it: the next call opens it afresh (open's checks, a doctor that may repair again).
+    await expect(third.checkpoint({ session: 'not a session id!' })).rejects.toMatchObject({ code: 'E_INVALID_INPUT' });
+    const fourth = new WorkspaceEngine(await resolveWorkspace(root, { dataHome: home }));
+    expect(await fourth.shadow()).not.toBe(await third.shadow());
   });
 });

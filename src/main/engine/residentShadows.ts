@@ -23,6 +23,7 @@ export function openShadow(ws: WorkspaceRef): Promise<ShadowRepo> {
   if (!kept) return open();
   const key = `${ws.dir}\0${ws.root}`;
   const known = kept.get(key);
+
   if (known && existsSync(path.join(ws.dir, 'shadow.git', 'HEAD'))) return known;
   if (known) void known.then((repo) => repo.close()).catch(() => undefined);
   const opening = open();
@@ -31,6 +32,18 @@ export function openShadow(ws: WorkspaceRef): Promise<ShadowRepo> {
     if (kept?.get(key) === opening) kept.delete(key); // a failed open is retried by the next call
   });
   return opening;
+}
+
+/**
+ * After a failed write: the next call opens the repository afresh, with the checks of an open (a half-written
+ * ref fixed first) and a doctor that may repair again (each repairs once, against loops).
+ */
+export function dropKeptShadow(ws: WorkspaceRef): void {
+  const key = `${ws.dir}\0${ws.root}`;
+  const known = kept?.get(key);
+  if (!known) return;
+  kept!.delete(key);
+  void known.then((repo) => repo.close()).catch(() => undefined);
 }
 
 /** Whether `repo` belongs to this host's kept repositories (an engine then leaves closing it to the host). */

@@ -59,7 +59,7 @@ import type { MessageEvent, RewindEvent, UnrewindEvent } from './sessions/events
 import type { SessionState } from './sessions/replay';
 import { withPulledInfo } from './share/summaries';
 import { SessionStore } from './sessions/store';
-import { isKept, openShadow } from './residentShadows';
+import { dropKeptShadow, isKept, openShadow } from './residentShadows';
 import { step } from './stepTrace';
 import { refreshWarmBase, scheduleWarmRefresh, type WarmRefreshOutcome } from './warmBase';
 import { readStatus } from './status';
@@ -163,6 +163,7 @@ export class WorkspaceEngine implements WorkspaceContext {
       res = await this.write(() => recordLocked(this, input));
     } catch (e) {
       if (this.missedAs !== undefined && input.checkpoint) this.markMissed(input.session ?? null, e);
+      dropKeptShadow(this.ws); // the next call opens it afresh (residentShadows.ts)
       throw e;
     }
     if (res.hash) {
