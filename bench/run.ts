@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import { build } from 'esbuild';
 import { applyEdits, BENCH_HOME, generateTree, type GeneratedTree } from './generate';
+import { benchHookModes, loadAverage } from './hookModes';
 import { CopyMethod } from './methods/copy';
 import { LegacyMethod } from './methods/legacy';
 import { benchLiveFollow } from './liveFollow';
@@ -516,6 +517,13 @@ async function main(): Promise<void> {
         if (m.name === 'retrace') {
           const r = m as RetraceMethod;
           if (wanted('hook')) await benchHook(r, tree, rec, mode);
+          if (mode === 'hook' && (wanted('hook') || wanted('hook-http') || wanted('hook-command'))) {
+            for (const h of await benchHookModes({ repo: REPO, root: r.root, dataHome: r.dataHome, tree, log })) {
+              rec.add(r.name, h.mode, h.times, 0, h.cpus);
+              rec.rows.at(-1)!.p95Ms = h.p95Ms;
+              log(`  ${h.mode} p95 ${h.p95Ms} ms (load ${loadAverage()})`);
+            }
+          }
           if (wanted('timeline-page')) await benchTimeline(r, rec);
           if (!OPS_ONLY) {
             results.storage.push(await benchStorage(r, tree));

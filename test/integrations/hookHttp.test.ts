@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readHttpConfig, SECRET_HEADER, type HttpHookConfig } from '../../src/main/cli/hookServer/httpConfig';
 import { hookServerPaths, pidAlive } from '../../src/main/cli/hookServer/paths';
+import { REFRESH_STREAK } from '../../src/main/engine/shadow/warmScope';
 import {
   cleanupTempDirs,
   eventually,
@@ -225,6 +226,34 @@ describe('HTTP hooks', () => {
     const after = await cliJson<{ missed?: unknown[] }>(['log', '--cwd', t.ws], { home: t.home });
     expect(after.missed).toHaveLength(1);
   });
+
+  it('does the periodic full scan between calls: an unhinted change reaches the next warm checkpoint', async () => {
+    const t = turn();
+    await t.command(PROMPT); // a full scan, and the server starts
+    const { config } = await httpUp(t.home);
+    const shadow = shadowDir(t.home, t.ws);
+    const scanState = (): { warmSinceFull: number } =>
+      JSON.parse(readFileSync(join(shadow, 'retrace-scan.json'), 'utf8')) as { warmSinceFull: number };
+    const write = async (i: number): Promise<void> => {
+      writeFileSync(join(t.ws, 'greet.js'), `export const greet = ${i};\n`);
+      expect((await post(config, t.payload(WRITE(t.ws)))).status).toBe(200);
+    };
+    for (let i = 1; i < REFRESH_STREAK; i++) await write(i);
+    // A change no hook names (a formatter, a watcher's build step), then the call that makes a refresh due.
+    writeFileSync(join(t.ws, 'app.js'), "console.log('changed behind the hooks');\n");
+    await write(REFRESH_STREAK);
+    await eventually('the background scan', () => /background scan adopted/.test(hookLog(t.home)), 60_000);
+    const beforeNext = await recorded(t);
+    expect(gitAt(shadow, ['show', `${beforeNext.at(-1)!.tree}:app.js`])).toBe("console.log('hi');\n");
+    await write(REFRESH_STREAK + 1);
+    expect(scanState().warmSinceFull).toBe(1); // a warm call on the background scan's tree, not a full scan
+    const next = (await recorded(t)).at(-1)!;
+    expect(gitAt(shadow, ['show', `${next.tree}:app.js`])).toBe("console.log('changed behind the hooks');\n");
+    // The very tree a full scan of the folder gives now.
+    const full = await runCli(['checkpoint', '--json'], { home: t.home, cwd: t.ws, env: ON });
+    expect(full.code).toBe(0);
+    expect((await recorded(t)).at(-1)!.tree).toBe(next.tree);
+  }, 120_000);
 
   it('runs without HTTP when its port is taken, and says so in hook.log', async () => {
     const t = turn();

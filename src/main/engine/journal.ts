@@ -86,13 +86,18 @@ export class Journal {
     }
   }
 
-  clear(): void {
+  /**
+   * `durable: false` (a checkpoint's journal, once its ref moved): the removal need not reach the disk now. If
+   * a crash brings the file back, it is the newest journal (every write syncs the folder, and with it every
+   * earlier removal), whose checkpoint is already in its log and its ref: recovery finds nothing to do.
+   */
+  clear(opts: { durable?: boolean } = {}): void {
     try {
       unlinkSync(this.file);
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
-    this.syncDir();
+    if (opts.durable !== false) this.syncDir();
   }
 
   private syncDir(): void {

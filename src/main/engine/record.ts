@@ -17,6 +17,7 @@ import type { MessageEvent, SessionOrigin } from './sessions/events';
 import { assertWritable, readPulled } from './sessions/pulled';
 import type { CreateSessionOptions } from './sessions/store';
 import type { SnapshotProgress } from './shadow';
+import { step } from './stepTrace';
 
 export interface RecordInput {
   /** Session to append to; default: the most recent one, created when there is none. Unknown ids are created. */
@@ -68,21 +69,23 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
     return { session, message: id, hash: null };
   }
 
-  const shadow = await ctx.shadow();
-  const tip = await shadow.readRef(sessionRef(session));
+  const shadow = await step('open', () => ctx.shadow());
+  const tip = await step('tip', () => shadow.readRef(sessionRef(session)));
   // A session's first checkpoint continues from the workspace's newest one, so "this step" means something.
   const parent = tip ?? (await newestCheckpoint(ctx));
   let hash: string;
   let notCaptured: NotCaptured[] = [];
   const message = commitMessage(session, id, input.role, input.text);
   if (input.checkpoint === true) {
-    const snap = await shadow.snapshotTree({
-      ...(input.hintPaths ? { hintPaths: input.hintPaths } : {}),
-      ...(input.onProgress ? { onProgress: input.onProgress } : {}),
-    });
+    const snap = await step('snapshot', () =>
+      shadow.snapshotTree({
+        ...(input.hintPaths ? { hintPaths: input.hintPaths } : {}),
+        ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+      }),
+    );
     notCaptured = snap.notCaptured;
     fault('checkpoint:after-snapshot');
-    hash = await shadow.commit(snap.tree, parent, message);
+    hash = await step('commit', () => shadow.commit(snap.tree, parent, message));
   } else if ('tree' in input.checkpoint) {
     hash = await shadow.commit(input.checkpoint.tree, parent, message);
   } else {
@@ -92,7 +95,7 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
     hash = input.checkpoint.hash;
   }
   fault('checkpoint:after-commit');
-  const { changed, stats } = await shadow.diffStats(parent, hash);
+  const { changed, stats } = await step('stats', () => shadow.diffStats(parent, hash));
   const ev: MessageEvent = { type: 'message', id, ts, role: input.role, text: input.text, hash, stats };
   const meta: MessageMeta = { ...input.meta };
   if (notCaptured.length > 0) meta.notCaptured = notCaptured;
@@ -118,13 +121,15 @@ export async function publish(
     return;
   }
   const shadow = await ctx.shadow();
-  ctx.journal.write({ kind: 'checkpoint', ts: new Date().toISOString(), session, hash: tip.to, oldTip: tip.from });
+  await step('journal', () =>
+    ctx.journal.write({ kind: 'checkpoint', ts: new Date().toISOString(), session, hash: tip.to!, oldTip: tip.from }),
+  );
   fault('checkpoint:after-journal');
-  if (events.length > 0) ctx.appendEvents(session, events);
+  if (events.length > 0) await step('append', () => ctx.appendEvents(session, events));
   fault('checkpoint:after-append');
-  await shadow.updateRef(sessionRef(session), tip.to, tip.from);
+  await step('ref', () => shadow.updateRef(sessionRef(session), tip.to!, tip.from));
   fault('checkpoint:after-ref');
-  ctx.journal.clear();
+  await step('unjournal', () => ctx.journal.clear({ durable: false })); // journal.ts says why no sync
 }
 
 /** The commit message of a checkpoint: its first line for people, trailers that tie it to its message. */

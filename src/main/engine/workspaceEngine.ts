@@ -59,6 +59,9 @@ import type { MessageEvent, RewindEvent, UnrewindEvent } from './sessions/events
 import type { SessionState } from './sessions/replay';
 import { withPulledInfo } from './share/summaries';
 import { SessionStore } from './sessions/store';
+import { dropKeptShadow, isKept, openShadow } from './residentShadows';
+import { step } from './stepTrace';
+import { refreshWarmBase, scheduleWarmRefresh, type WarmRefreshOutcome } from './warmBase';
 import { readStatus } from './status';
 // Loaded on first use: recording a plain message never needs git (the hook runs on every tool call).
 import type { ShadowRepo } from './shadow';
@@ -103,7 +106,7 @@ export class WorkspaceEngine implements WorkspaceContext {
   /** The shadow repository, opened (and created) on first use. */
   shadow(): Promise<ShadowRepo> {
     if (!this.shadowRepo) {
-      const opening = import('./shadow').then(({ ShadowRepo }) => ShadowRepo.open(this.ws));
+      const opening = openShadow(this.ws); // kept across engines in the hook server (residentShadows.ts)
       opening.catch(() => (this.shadowRepo = null)); // a failed open is retried by the next call
       this.shadowRepo = opening;
       return opening;
@@ -115,7 +118,7 @@ export class WorkspaceEngine implements WorkspaceContext {
   async closeShadow(): Promise<void> {
     const opening = this.shadowRepo;
     this.shadowRepo = null;
-    (await opening?.catch(() => null))?.close();
+    if (!isKept()) (await opening?.catch(() => null))?.close();
   }
 
   appendEvents(session: string, events: (MessageEvent | RewindEvent | UnrewindEvent)[]): void {
@@ -133,11 +136,13 @@ export class WorkspaceEngine implements WorkspaceContext {
 
   /** Run `fn` as the workspace's one writer, after repairing whatever an interrupted operation left. */
   async write<T>(fn: () => Promise<T>, opts: { onWait?: () => void } = {}): Promise<T> {
+    const locked = performance.now();
     return withLock(
       this.ws,
       async (recovered) => {
+        await step('lock', () => performance.now() - locked);
         this.recoveryLog.add(recovered);
-        await recover(this);
+        await step('recover', () => recover(this));
         return fn();
       },
       {
@@ -158,10 +163,19 @@ export class WorkspaceEngine implements WorkspaceContext {
       res = await this.write(() => recordLocked(this, input));
     } catch (e) {
       if (this.missedAs !== undefined && input.checkpoint) this.markMissed(input.session ?? null, e);
+      dropKeptShadow(this.ws); // the next call opens it afresh (residentShadows.ts)
       throw e;
     }
-    if (res.hash) maybeScheduleMaintenance(this.ws, () => this.maintenance());
+    if (res.hash) {
+      maybeScheduleMaintenance(this.ws, () => this.maintenance());
+      scheduleWarmRefresh(this.ws, () => this.refreshWarmBase());
+    }
     return res;
+  }
+
+  /** The warm snapshots' periodic full scan, done between calls without holding the lock for it (warmBase.ts). */
+  async refreshWarmBase(): Promise<WarmRefreshOutcome> {
+    return refreshWarmBase(this, this.actor);
   }
 
   /** A hook's checkpoint that could not be made: listed, without the lock it may not have got, then thrown. */

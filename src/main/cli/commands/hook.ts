@@ -18,6 +18,7 @@ export const command: Command = {
     let event = '?';
     let session = '?';
     let answer = '';
+    let steps = '';
     try {
       const source = ctx.positionals[0];
       if (source === 'codex' || source === 'gemini') {
@@ -38,12 +39,17 @@ export const command: Command = {
         const payload = parsePayload(input);
         event = payload.hook_event_name ?? '?';
         session = payload.session_id ?? '?';
-        res = await handleHook(payload, { dataHome: ctx.dataHome() });
+        if (process.env.RETRACE_HOOK_TRACE) {
+          const { traceSteps } = await import('../../engine/stepTrace');
+          const traced = await traceSteps(() => handleHook(payload, { dataHome: ctx.dataHome() }));
+          res = traced.value;
+          steps = traced.steps;
+        } else res = await handleHook(payload, { dataHome: ctx.dataHome() });
       }
       if (process.env.RETRACE_HOOK_TRACE)
         log(
           ctx,
-          `ok ${event} ${session}${res.recorded ? ` ${res.message} ${res.hash ?? ''}` : ' (not recorded)'} ${ms(started)}ms${via(ctx)}`,
+          `ok ${event} ${session}${res.recorded ? ` ${res.message} ${res.hash ?? ''}` : ' (not recorded)'} ${ms(started)}ms${steps ? ` [${steps}]` : ''}${via(ctx)}`,
         );
     } catch (e) {
       log(

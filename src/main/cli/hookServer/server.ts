@@ -14,7 +14,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { writeFilePrivateSync } from '../../engine/privateFs';
 import { appendHookLog } from '../commands/hook';
+import { keepShadowsOpen } from '../../engine/residentShadows';
+import { setWarmRefreshScheduler } from '../../engine/warmBase';
 import { markServerStarted, markServerStopped } from './gap';
+import { IdleWork } from './idleWork';
 import { ensureHttpConfig } from './httpConfig';
 import { listenHttpHooks } from './httpHooks';
 import { ensurePrivateDir, hookServerPaths, pidAlive, socketPathFits, type HookServerPaths } from './paths';
@@ -71,6 +74,14 @@ class HookServer {
   private http: http.Server | null = null;
   /** The server's own allow-listed environment, which HTTP calls run with (they bring none). */
   private readonly ownEnv = forwardedEnv(process.env);
+  /** Between calls: the warm snapshots' periodic full scan, off the calls' path (engine/warmBase.ts). */
+  private readonly idleWork = new IdleWork(
+    () => this.pending === 0 && !this.closing,
+    (key, outcome, ms) => {
+      if (this.trace && outcome !== 'not-due')
+        appendHookLog(this.dataHome, `hook-server ${process.pid} background scan ${outcome} ${ms.toFixed(0)}ms ${key}`);
+    },
+  );
 
   constructor(
     private readonly dataHome: string,
@@ -97,6 +108,8 @@ class HookServer {
     };
     process.on('uncaughtException', crash);
     process.on('unhandledRejection', crash);
+    setWarmRefreshScheduler((ws, refresh) => this.idleWork.note(ws.dir, refresh));
+    keepShadowsOpen();
     if (this.trace) appendHookLog(this.dataHome, `hook-server ${process.pid} listening on ${this.paths.socket}`);
     await this.listenHttp();
   }
@@ -133,6 +146,7 @@ class HookServer {
       this.pending--;
       this.lastActive = Date.now();
       if (this.closing && this.pending === 0) setImmediate(() => process.exit(0));
+      this.idleWork.soon();
     });
     return done;
   }
@@ -162,6 +176,7 @@ class HookServer {
             this.pending--;
             this.lastActive = Date.now();
             if (this.closing && this.pending === 0) process.exit(0);
+            this.idleWork.soon();
           };
           socket.once('close', finish);
           socket.end(JSON.stringify(answer) + '\n', finish);
@@ -185,6 +200,7 @@ class HookServer {
   /** Is the server still the one its data home should have? */
   private check(): void {
     if (this.closing) return;
+    this.idleWork.soon(); // a workspace whose warm base ages while the model thinks
     if (!existsSync(this.dataHome)) return this.shutdown('data home removed');
     if (!ownsFile(this.paths.pidFile, String(process.pid))) return this.shutdown('pid file removed or replaced');
     if (this.paths.socketDir && inode(this.paths.socket) !== this.socketIno)

@@ -85,3 +85,27 @@ async function syncDir(dir: string): Promise<void> {
     await fh?.close();
   }
 }
+
+/**
+ * Make a few objects written with `durable: false` durable, all at once: every file's fsync and then every
+ * folder's, each group in parallel (the file system commits them together), instead of two fsyncs in turn per
+ * object — a warm checkpoint writes a blob and the trees along its path. Objects that are already packed or
+ * were gone are skipped (a pack is synced by git when written).
+ */
+export async function syncLooseObjects(gitDir: string, ids: Iterable<string>): Promise<void> {
+  const files = [...new Set(ids)].map((id) => path.join(gitDir, 'objects', id.slice(0, 2), id.slice(2)));
+  const synced = await Promise.all(
+    files.map(async (file) => {
+      const fh = await fs.open(file, 'r').catch(() => null);
+      if (!fh) return null;
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      return path.dirname(file);
+    }),
+  );
+  const dirs = new Set(synced.filter((d): d is string => d !== null));
+  await Promise.all([...dirs].map((dir) => syncDir(dir)));
+}

@@ -32,7 +32,7 @@ import { applyPaths, planRestore, type ApplyOptions, type RestorePlan } from './
 import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
 import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
-import { forceFullScan } from './warmScope';
+import { adoptFullScan, checkScan, forceFullScan, readStateText, refreshDue } from './warmScope';
 import { withPrivateIndex } from './privateIndex';
 import { makeTag, tagSubjects } from '../git/tags';
 import { dirBytes } from '../storage/dirBytes';
@@ -44,6 +44,14 @@ export interface ShadowRepoOptions {
 
 const HEX = /^[0-9a-f]+$/;
 const OID = /^[0-9a-f]{40}$/;
+
+/** A full scan made without the lock, waiting to become the warm base (prepareWarmBase). */
+export interface WarmBase {
+  /** The scan state file's text when the scan began: adopted only if it still reads so. */
+  before: string;
+  started: number;
+  tree: string;
+}
 
 /** A reader whose git call failed the way a concurrent repack or gc can make it fail waits this, then retries once. */
 const READER_RETRY_MS = 200;
@@ -136,10 +144,29 @@ export class ShadowRepo {
         ...(opts.hintPaths ? { hintPaths: opts.hintPaths } : {}),
         ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
         lineCounts: this.lineCounts,
+        objects: this.objects,
       });
       this.trees.set(snap.tree, snap.tree); // a tree is its own tree: restores and diffs pass it back
       return snap;
     });
+  }
+
+  /**
+   * The background refresh of the warm base, without the lock (warmBase.ts): when one is due
+   * (warmScope.ts refreshDue), a full scan into a private index, as a reader's diff to the files now makes one.
+   * Null when none is due. Hand the result to adoptWarmBase under the lock.
+   */
+  async prepareWarmBase(): Promise<WarmBase | null> {
+    const before = await readStateText(this.gitDir);
+    if (before === null || !refreshDue(await checkScan(this.gitDir))) return null;
+    const started = Date.now();
+    const { tree } = await this.privateSnapshot();
+    return { before, started, tree };
+  }
+
+  /** Make a background scan's tree the next warm snapshot's base, unless anything was recorded meanwhile. */
+  async adoptWarmBase(base: WarmBase): Promise<boolean> {
+    return this.guard(() => adoptFullScan(this.gitDir, base.before, base.started, base.tree));
   }
 
   private async privateSnapshot(

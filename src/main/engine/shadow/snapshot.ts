@@ -10,9 +10,10 @@ import { fastFirstAdd, indexIsEmpty, useFastFirst } from './fastFirstSnapshot';
 import type { LineCounts } from './lineCounts';
 import { staleSpellings } from './caseInsensitive';
 import { lstatOrNull, NameTooLong, parentChecker, timeSliced } from './diskChecks';
-import { editTree } from './treeEdit';
+import { editTree, type ObjectSource } from './treeEdit';
 import { checkScan, lastTree, recordScan, unchangedTree, warmScope } from './warmScope';
 import { walkUntrackedDirs } from './walkUntracked';
+import { step } from '../stepTrace';
 
 export const DEFAULT_SIZE_CAP = 50 * 1024 * 1024;
 
@@ -42,6 +43,8 @@ export interface SnapshotContext {
    */
   privateIndex?: string;
   onProgress?: (p: SnapshotProgress) => void;
+  /** The repository's resident object reader, for the warm path's tree reads (treeEdit.ts). */
+  objects?: ObjectSource;
 }
 
 const RULE_FILES = new Set(['.gitignore', '.retraceignore']);
@@ -57,7 +60,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   ctx.onProgress?.({ phase: 'scan', done: 0 });
   const scanStarted = Date.now();
   const priv = ctx.privateIndex;
-  const scan = await checkScan(git.gitDir, priv);
+  const scan = await step('scan-check', () => checkScan(git.gitDir, priv));
   // Warm path (engineer E, warmScope.ts + treeEdit.ts): with trusted hints, only those paths are looked at.
   const scope = priv ? null : warmScope(scan, ctx.hintPaths, scanStarted);
   const base = lastTree(scan);
@@ -65,24 +68,27 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
     const warm =
       scope.length === 0
         ? { tree: base, notCaptured: [] }
-        : await editTree({
-            git,
-            root,
-            sizeCap: ctx.sizeCap,
-            isExcluded: ctx.isExcluded,
-            baseTree: base,
-            paths: scope,
-            caseInsensitive: ctx.caseInsensitive ?? false,
-          }).catch((e: unknown) => {
+        : await step('tree-edit', () =>
+            editTree({
+              git,
+              root,
+              sizeCap: ctx.sizeCap,
+              isExcluded: ctx.isExcluded,
+              baseTree: base,
+              paths: scope,
+              caseInsensitive: ctx.caseInsensitive ?? false,
+              ...(ctx.objects ? { objects: ctx.objects } : {}),
+            }),
+          ).catch((e: unknown) => {
             if (e instanceof RetraceError) throw e; // unreadable: the full scan would fail the same way
             return null; // e.g. the base tree lost: the full scan below starts from the index
           });
     if (warm) {
-      await recordScan(git.gitDir, scan, true, scanStarted, warm.tree);
+      await step('scan-record', () => recordScan(git.gitDir, scan, true, scanStarted, warm.tree));
       return warm;
     }
   }
-  const changes = await listWorkTreeChanges(git).catch((e: unknown) => {
+  const changes = await step('full-scan', () => listWorkTreeChanges(git)).catch((e: unknown) => {
     if (e instanceof GitError && e.kind === 'unreadable') throw new RetraceError('E_UNREADABLE', e.message);
     throw e;
   });

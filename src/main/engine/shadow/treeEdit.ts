@@ -22,9 +22,9 @@ import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { NotCaptured } from '../../../shared/model';
 import { ignoredAmong } from '../git/checkIgnore';
-import { writeLooseObject } from '../git/looseObject';
+import { syncLooseObjects, writeLooseObject } from '../git/looseObject';
 import { EMPTY_TREE } from '../git/objects';
-import { ObjectReader } from '../git/objectReader';
+import { ObjectReader, type GitObject } from '../git/objectReader';
 import type { GitRunner } from '../git/runner';
 import { encodeTree, isTreeMode, parseTree, TREE_MODE, type TreeEntry } from '../git/treeObject';
 import { foldCase } from './caseInsensitive';
@@ -42,6 +42,13 @@ export interface TreeEditContext {
   paths: readonly string[];
   /** The folder ignores case: paths are judged as the disk spells them (caseInsensitive.ts). */
   caseInsensitive: boolean;
+  /** The repository's resident object reader, when it has one: no cat-file process per warm call. */
+  objects?: ObjectSource;
+}
+
+/** Reads objects by id (a ResidentReader). */
+export interface ObjectSource {
+  read(id: string): Promise<GitObject | null>;
 }
 
 /** What a path is on disk now: a blob to record, or nothing to record. */
@@ -92,7 +99,7 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
     }
   }
 
-  const trees = new TreeReads(ctx.git);
+  const trees = new TreeReads(ctx.git, ctx.objects);
   try {
     // A path the last tree spells otherwise was renamed by case only: the full scan replaces the old spelling.
     if (ctx.caseInsensitive) for (const rel of paths) if (await trees.hasOtherSpelling(ctx.baseTree, rel)) return null;
@@ -116,8 +123,11 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
       }
       node.seen = s;
     }
-    const tree = (await rebuild(ctx.git.gitDir, trees, ctx.baseTree, rootChange)) ?? EMPTY_TREE;
-    if (tree === EMPTY_TREE) await writeLooseObject(ctx.git.gitDir, 'tree', Buffer.alloc(0));
+    // The objects are written first and made durable together (before any log line can name them).
+    const written: string[] = [];
+    const tree = (await rebuild(ctx.git.gitDir, trees, ctx.baseTree, rootChange, written)) ?? EMPTY_TREE;
+    if (tree === EMPTY_TREE) written.push(await writeLooseObject(ctx.git.gitDir, 'tree', Buffer.alloc(0), LATER));
+    await syncLooseObjects(ctx.git.gitDir, written);
     notCaptured.sort((a, b) => (a.path < b.path ? -1 : 1));
     return { tree, notCaptured };
   } finally {
@@ -126,7 +136,16 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
 }
 
 /** The new id of the tree `base` (null: the directory did not exist) after `change`; null when it is empty. */
-async function rebuild(gitDir: string, trees: TreeReads, base: string | null, change: Change): Promise<string | null> {
+/** Objects are synced together at the end of editTree (syncLooseObjects). */
+const LATER = { durable: false };
+
+async function rebuild(
+  gitDir: string,
+  trees: TreeReads,
+  base: string | null,
+  change: Change,
+  written: string[],
+): Promise<string | null> {
   const entries = new Map<string, TreeEntry>();
   for (const e of base ? await trees.entries(base) : []) entries.set(e.name.toString('latin1'), e);
   for (const [key, child] of change.children) {
@@ -134,19 +153,21 @@ async function rebuild(gitDir: string, trees: TreeReads, base: string | null, ch
     if (child.seen) {
       if (child.seen.kind === 'gone') entries.delete(key);
       else {
-        const id = await writeLooseObject(gitDir, 'blob', child.seen.bytes);
+        const id = await writeLooseObject(gitDir, 'blob', child.seen.bytes, LATER);
+        written.push(id);
         entries.set(key, { mode: child.seen.mode, name, id });
       }
     } else {
       const old = entries.get(key);
-      const id = await rebuild(gitDir, trees, old && isTreeMode(old.mode) ? old.id : null, child);
+      const id = await rebuild(gitDir, trees, old && isTreeMode(old.mode) ? old.id : null, child, written);
       if (id === null) entries.delete(key);
       else entries.set(key, { mode: TREE_MODE, name, id });
     }
   }
   if (entries.size === 0) return null; // git records no empty directories
   const list = [...entries.values()];
-  const id = await writeLooseObject(gitDir, 'tree', encodeTree(list));
+  const id = await writeLooseObject(gitDir, 'tree', encodeTree(list), LATER);
+  written.push(id);
   remember(gitDir, id, list);
   return id;
 }
@@ -171,13 +192,17 @@ function remember(gitDir: string, id: string, entries: TreeEntry[]): void {
 class TreeReads {
   private reader: ObjectReader | null = null;
 
-  constructor(private readonly git: GitRunner) {}
+  constructor(
+    private readonly git: GitRunner,
+    private readonly resident?: ObjectSource,
+  ) {}
 
   async entries(id: string): Promise<TreeEntry[]> {
     const known = knownTrees.get(`${this.git.gitDir}\0${id}`);
     if (known) return known;
-    this.reader ??= ObjectReader.open(this.git);
-    const o = await this.reader.read(id);
+    const o = this.resident
+      ? await this.resident.read(id)
+      : await (this.reader ??= ObjectReader.open(this.git)).read(id);
     if (!o || o.type !== 'tree') throw new Error(`tree ${id} is missing from the shadow repository`);
     const entries = parseTree(o.body);
     remember(this.git.gitDir, id, entries);

@@ -35,6 +35,12 @@ import { writeFilePrivate } from '../privateFs';
 export const WARM_MAX_STREAK = 20;
 export const WARM_MAX_AGE_MS = 60_000;
 export const MAX_HINTS = 256;
+/**
+ * A long-lived host (the hook server) refreshes the warm base in the background well before the limits above
+ * force a full scan into a hook call (backgroundScan.ts): after this many warm snapshots, or this long.
+ */
+export const REFRESH_STREAK = WARM_MAX_STREAK / 2;
+export const REFRESH_AGE_MS = WARM_MAX_AGE_MS / 2;
 const STATE_FILE = 'retrace-scan.json';
 const RULE_FILES = new Set(['.gitignore', '.retraceignore', '.gitmodules']);
 
@@ -83,9 +89,14 @@ async function indexChecksum(gitDir: string, indexFile?: string): Promise<string
   }
 }
 
+/** The state file's text, as it is now (null: none): what a background scan compares before adopting its tree. */
+export async function readStateText(gitDir: string): Promise<string | null> {
+  return fs.readFile(path.join(gitDir, STATE_FILE), 'utf8').catch(() => null);
+}
+
 async function readState(gitDir: string): Promise<ScanState | null> {
   try {
-    const s = JSON.parse(await fs.readFile(path.join(gitDir, STATE_FILE), 'utf8')) as Partial<ScanState>;
+    const s = JSON.parse((await readStateText(gitDir)) ?? '') as Partial<ScanState>;
     const ok =
       typeof s.lastFullAt === 'number' &&
       typeof s.warmSinceFull === 'number' &&
@@ -172,6 +183,37 @@ export async function recordScan(
         }
       : { lastFullAt: started, warmSinceFull: 0, excludes, index, tree, indexTree: tree };
   await writeState(gitDir, next);
+}
+
+/**
+ * Whether a background full scan should refresh the warm base now: the state is settled, was not forced to a
+ * full scan (a restore wrote into the folder: the next call's own full scan must see what it wrote, and a scan
+ * running alongside it could adopt half of it), and the warm limits are half used.
+ */
+export function refreshDue(check: ScanCheck, now: number = Date.now()): boolean {
+  const s = check.state;
+  if (!check.settled || !s || s.lastFullAt === 0 || process.env.RETRACE_FAST_PATHS === '0') return false;
+  return s.warmSinceFull >= REFRESH_STREAK || now - s.lastFullAt >= REFRESH_AGE_MS;
+}
+
+/**
+ * Adopt a background full scan's tree (begun at `started`, into a private index) as the base of the next warm
+ * snapshot, as if a full scan had run then — only when the state file still reads `before`, i.e. nothing was
+ * recorded, forced or repaired since the scan began, and the rules and the index are as the state describes.
+ * The shared index is left alone (it still holds `indexTree`). The caller holds the writer lock.
+ */
+export async function adoptFullScan(gitDir: string, before: string, started: number, tree: string): Promise<boolean> {
+  if ((await readStateText(gitDir)) !== before) return false;
+  const check = await checkScan(gitDir);
+  if (!check.settled || !check.state || check.state.lastFullAt === 0) return false;
+  await writeState(gitDir, {
+    ...check.state,
+    lastFullAt: started,
+    warmSinceFull: 0,
+    tree,
+    indexTree: check.state.indexTree ?? check.state.tree,
+  });
+  return true;
 }
 
 /**

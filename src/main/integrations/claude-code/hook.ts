@@ -13,6 +13,7 @@ import { RetraceError } from '../../../shared/errors';
 import { parseHookPayload } from '../hooks/payload';
 import type { MessageMeta, Role } from '../../../shared/model';
 import { isValidSessionId } from '../../engine/sessions/ids';
+import { step } from '../../engine/stepTrace';
 import { resolveWorkspace } from '../../engine/workspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import { arr, obj, str } from './jsonl';
@@ -69,7 +70,7 @@ export async function handleHook(
   // The project folder Claude Code was started in; `cwd` follows the agent's `cd`s.
   const dir = env.CLAUDE_PROJECT_DIR || payload.cwd;
   if (!dir) throw new RetraceError('E_INVALID_INPUT', 'the hook payload names no cwd');
-  const ws = await resolveWorkspace(dir, { dataHome: opts.dataHome });
+  const ws = await step('workspace', () => resolveWorkspace(dir, { dataHome: opts.dataHome }));
   // A checkpoint this call cannot record (E_LOCKED after the bounded wait, git failing) is listed as missed (I10).
   const engine = new WorkspaceEngine(ws, {
     actor: 'retrace hook',
@@ -90,33 +91,38 @@ export async function handleHook(
   }
   const hint = plan.file ? hintPath(ws.root, plan.file, payload.cwd) : null;
   const previous = event === 'UserPromptSubmit' ? engine.sessions.lastEvent(session) : null;
-  const res = await engine.record({
-    session,
-    role: plan.role,
-    text,
-    checkpoint: true,
-    meta,
-    source: 'claude-code',
-    ...(payload.transcript_path
-      ? {
-          origin: {
-            kind: 'claude-code' as const,
-            transcript: payload.transcript_path,
-            sessionId: session,
-            cwd: ws.root,
-          },
-        }
-      : {}),
-    ...(hint ? { hintPaths: [hint] } : {}),
-  });
+  const res = await step('record', () =>
+    engine.record({
+      session,
+      role: plan.role,
+      text,
+      checkpoint: true,
+      meta,
+      source: 'claude-code',
+      ...(payload.transcript_path
+        ? {
+            origin: {
+              kind: 'claude-code' as const,
+              transcript: payload.transcript_path,
+              sessionId: session,
+              cwd: ws.root,
+            },
+          }
+        : {}),
+      ...(hint ? { hintPaths: [hint] } : {}),
+    }),
+  );
   if (event === 'UserPromptSubmit') noteServerGap(engine, { session, dataHome: opts.dataHome, env, previous });
-  if (payload.transcript_path) {
-    saveOrigin(ws, session, {
-      kind: 'claude-code',
-      transcript: payload.transcript_path,
-      sessionId: session,
-      cwd: ws.root,
-    });
+  const transcript = payload.transcript_path;
+  if (transcript) {
+    await step('origin', () =>
+      saveOrigin(ws, session, {
+        kind: 'claude-code',
+        transcript,
+        sessionId: session,
+        cwd: ws.root,
+      }),
+    );
   }
   return { event, recorded: true, session: res.session, message: res.message, hash: res.hash };
 }
