@@ -102,7 +102,7 @@ describe('I9: nothing written during a restore is lost', () => {
     writeFileSync(at('a.txt'), 'a2\n');
     writeFileSync(at('b.txt'), 'b2\n');
     setTestHook(
-      'apply:before-write',
+      'apply:before-place',
       firstAt('b.txt', (abs) => {
         appendFileSync(at('a.txt'), 'the agent, after the restore wrote a.txt\n'); // a.txt now holds a1 + this
         appendFileSync(abs, 'and b.txt too\n');

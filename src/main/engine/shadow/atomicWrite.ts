@@ -27,21 +27,51 @@ export function sidePath(abs: string, tag: string, kind: SideKind): string {
 
 /**
  * Write `content` to a new file (never following or reusing anything there) and fsync it. `exact`: the bits are
- * exactly `perm` (an existing file's); otherwise the umask narrows them, as for any new file.
+ * exactly `perm` (an existing file's); otherwise the umask narrows them, as for any new file. `sync: false`
+ * leaves the fsync to the caller, who must make the file durable (syncFiles) before renaming it into place.
  */
-export async function writeNewFile(abs: string, content: Buffer, perm: number, exact: boolean): Promise<void> {
+export async function writeNewFile(
+  abs: string,
+  content: Buffer,
+  perm: number,
+  exact: boolean,
+  opts: { sync?: boolean } = {},
+): Promise<void> {
   await fs.rm(abs, { force: true }); // a leftover of a killed run with this very name
   const fh = await fs.open(abs, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, perm);
   try {
     await fh.writeFile(content);
     if (exact) await fh.chmod(perm);
-    await fh.sync();
+    if (opts.sync !== false) await fh.sync();
   } catch (e) {
     await fh.close().catch(() => {});
     await fs.rm(abs, { force: true }).catch(() => {});
     throw e;
   }
   await fh.close();
+}
+
+/**
+ * fsync several files written with `sync: false`, all issued at once: the file system commits them together
+ * (one journal commit on ext4) instead of one wait per file, as a sequential loop of fsyncs would make it.
+ * Each file is still fsynced: the guarantee is writeNewFile's, only the waiting is shared.
+ */
+export async function syncFiles(files: readonly string[]): Promise<void> {
+  await Promise.all(
+    files.map(async (abs) => {
+      const fh = await fs.open(abs, C.O_RDWR | C.O_NOFOLLOW); // writable: Windows flushes only such a handle
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    }),
+  );
+}
+
+/** syncDir on several folders at once (the waits overlap, as in syncFiles). */
+export async function syncDirs(dirs: Iterable<string>): Promise<void> {
+  await Promise.all([...dirs].map((d) => syncDir(d)));
 }
 
 /** Make renames and unlinks in a folder durable; some platforms cannot fsync a folder (then the rename stays atomic). */
