@@ -23,6 +23,9 @@ export interface RunRow {
   minMs: number;
   maxMs: number;
   peakRssBytes: number;
+  /** Git processes the operation started and fsyncs it made, counted in its probe run (processCount.ts). */
+  gitProcesses?: number;
+  fsyncs?: number;
 }
 
 export interface StorageRow {
