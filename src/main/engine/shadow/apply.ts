@@ -16,7 +16,7 @@
  * between our last check and our rename (microseconds) has its version replaced. Both need a writer that acts
  * inside a window of microseconds to a few milliseconds and are not detectable without OS-level leases.
  */
-import { promises as fs } from 'node:fs';
+import { linkSync, promises as fs, renameSync } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { errnoFault, fault, testHook } from '../faults';
@@ -24,7 +24,7 @@ import { blobSizes, readBlobs } from '../git/catFile';
 import { lsTree, type TreeEntry } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
 import { assertSafeRelPath } from '../paths';
-import { sidePath, syncDirs, syncFiles, writeNewFile } from './atomicWrite';
+import { dropSideFile, sidePath, syncDirs, syncFiles, writeNewFile } from './atomicWrite';
 import { diskBlob, lstatIdentity, nowNs, stillAsExpected, type Expectation, type StatIdentity } from './fileIdentity';
 import { respellForTree } from './caseInsensitive';
 import { fsError, onPath } from './fsErrors';
@@ -132,9 +132,9 @@ class ApplyRun {
   /** What the replaced file is, to compare it with later; null when nothing need be compared. */
   private async backupOf(abs: string, rel: string, now: StatIdentity, expect?: Expectation): Promise<Backup | null> {
     const backup = sidePath(abs, this.tag, 'old');
-    await fs.rm(backup, { force: true });
+    dropSideFile(backup);
     try {
-      await fs.link(abs, backup);
+      linkSync(abs, backup);
     } catch (e) {
       if (NO_HARD_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) return null;
       throw fsError(e, rel, 'keep the old version of');
@@ -151,8 +151,8 @@ class ApplyRun {
     if (!g.ok) return;
     if (now.type === 'file') {
       const backup = sidePath(abs, this.tag, 'old');
-      await fs.rm(backup, { force: true });
-      await onPath(rel, 'delete', () => fs.rename(abs, backup));
+      dropSideFile(backup);
+      await onPath(rel, 'delete', async () => renameSync(abs, backup));
       this.done.push({
         kind: 'removed',
         rel,
@@ -203,7 +203,7 @@ class ApplyRun {
     const tmp = sidePath(abs, this.tag, 'new');
     this.temps.add(tmp);
     if (entry.mode === '120000') {
-      await fs.rm(tmp, { force: true });
+      dropSideFile(tmp);
       await onPath(rel, 'write', () => fs.symlink(content, tmp));
       return { entry, tmp, file: false };
     }
@@ -228,11 +228,12 @@ class ApplyRun {
     const rel = entry.path;
     const abs = this.abs(rel);
     await testHook('apply:before-place', abs);
-    // The last look before the rename: the window that remains is from here to the rename.
+    // The last look before the rename: the window that remains is from here to the rename. From here on every
+    // step is synchronous, so no other work of this process runs inside that window.
     const now = await lstatIdentity(abs);
     const g = await this.guard(rel, now);
     if (!g.ok) {
-      await fs.rm(tmp, { force: true });
+      dropSideFile(tmp);
       this.temps.delete(tmp);
       return false;
     }
@@ -241,7 +242,7 @@ class ApplyRun {
     if (backup) fault('restore:mid-file');
     await testHook('apply:before-rename', abs);
     errnoFault('apply:rename', abs);
-    await onPath(rel, 'replace', () => fs.rename(tmp, abs));
+    await onPath(rel, 'replace', async () => renameSync(tmp, abs));
     this.temps.delete(tmp);
     await testHook('apply:after-rename', abs);
     this.dirs.add(path.dirname(abs));
@@ -284,7 +285,7 @@ class ApplyRun {
           continue;
         }
       }
-      await fs.rm(d.backup.abs, { force: true });
+      dropSideFile(d.backup.abs);
       d.backup.settled = true;
       d.backup = null;
     }

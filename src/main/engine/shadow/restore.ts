@@ -1,4 +1,4 @@
-import { promises as fs, type Stats } from 'node:fs';
+import { lstatSync, promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { diffTreeRaw, type RawChange } from '../git/diffTree';
@@ -154,7 +154,7 @@ async function firstUncaptured(root: string, dir: string, deleted: (p: string) =
 
 async function lstatOrNull(abs: string): Promise<Stats | null> {
   try {
-    return await fs.lstat(abs);
+    return lstatSync(abs); // synchronous, as lstatIdentity (fileIdentity.ts) says why
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
