@@ -24,7 +24,7 @@ import { blobSizes, readBlobs } from '../git/catFile';
 import { lsTree, type TreeEntry } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
 import { assertSafeRelPath } from '../paths';
-import { dropSideFile, sidePath, syncDirs, syncFiles, writeNewFile } from './atomicWrite';
+import { dropSideFile, dropSideFiles, sidePath, syncDirs, syncFiles, writeNewFile } from './atomicWrite';
 import { diskBlob, lstatIdentity, nowNs, stillAsExpected, type Expectation, type StatIdentity } from './fileIdentity';
 import { respellForTree } from './caseInsensitive';
 import { fsError, onPath } from './fsErrors';
@@ -274,6 +274,7 @@ class ApplyRun {
   async settle(): Promise<void> {
     await syncDirs(this.dirs);
     const late: string[] = [];
+    const unchanged: Backup[] = [];
     for (const d of this.done) {
       if ((d.kind !== 'replaced' && d.kind !== 'removed') || !d.backup || d.backup.settled) continue;
       if (this.opts.expect && d.backup.was.blob !== null) {
@@ -285,10 +286,16 @@ class ApplyRun {
           continue;
         }
       }
-      dropSideFile(d.backup.abs);
-      d.backup.settled = true;
-      d.backup = null;
+      unchanged.push(d.backup);
     }
+    // Dropped all at once: each unlink frees the replaced file's blocks and waits for the file system's journal,
+    // and one after another those waits added up to most of a restore's time on a busy disk.
+    await dropSideFiles(unchanged.map((b) => b.abs));
+    for (const d of this.done)
+      if ((d.kind === 'replaced' || d.kind === 'removed') && d.backup && unchanged.includes(d.backup)) {
+        d.backup.settled = true;
+        d.backup = null;
+      }
     if (late.length > 0) {
       if (this.opts.onChanged === 'keep') this.opts.kept?.push(...late);
       else throw changedError(late);

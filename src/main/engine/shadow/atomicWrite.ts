@@ -82,6 +82,17 @@ export function dropSideFile(abs: string): void {
   }
 }
 
+/** dropSideFile for many at once, the waits overlapping (an unlink may wait for the file system's journal). */
+export async function dropSideFiles(files: readonly string[]): Promise<void> {
+  await Promise.all(
+    files.map((abs) =>
+      fs.unlink(abs).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e;
+      }),
+    ),
+  );
+}
+
 /**
  * fsync several files written with `sync: false`, all issued at once: the file system commits them together
  * (one journal commit on ext4) instead of one wait per file, as a sequential loop of fsyncs would make it.
