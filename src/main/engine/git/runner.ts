@@ -165,9 +165,7 @@ export class GitRunner {
     // newline, so a request/response reader gets its answer without closing stdin (residentDiffTree.ts).
     const [cmd, argv] = opts.lineBuffered ? ['stdbuf', ['-oL', 'git', ...gitArgs]] : ['git', gitArgs];
     return spawn(cmd, argv, {
-      // Not the user's folder: a long-lived process standing in it keeps it busy (a drive could not be
-      // unmounted while the app runs; transaction.test's 2 MiB tmpfs failed at umount). It reads objects only.
-      cwd: this.gitDir,
+      cwd: this.workTree,
       env: opts.withoutIndex ? this.envWithoutIndex : this.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,

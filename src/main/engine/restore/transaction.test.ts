@@ -362,6 +362,8 @@ describe('item 8: a full disk', () => {
       expect(e2.message).toContain('big.bin');
       expect(readFileSync(big, 'utf8')).toBe('tiny\n'); // whole, not truncated
       expect(readdirSync(root).sort()).toEqual(['big.bin']); // no side file left behind
+      // Its resident git readers stand in the folder (runner.spawnReader's cwd) and would keep the mount busy.
+      await engine.closeShadow();
     } finally {
       execFileSync('umount', [mnt]);
     }
