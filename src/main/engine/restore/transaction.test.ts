@@ -365,7 +365,16 @@ describe('item 8: a full disk', () => {
       // Its resident git readers stand in the folder (runner.spawnReader's cwd) and would keep the mount busy.
       await engine.closeShadow();
     } finally {
-      execFileSync('umount', [mnt]);
+      // The killed resident processes take a moment to exit and let go of the folder.
+      for (let i = 0; ; i++) {
+        try {
+          execFileSync('umount', [mnt], { stdio: 'pipe' });
+          break;
+        } catch (e) {
+          if (i >= 50) throw e;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
     }
   });
 });
