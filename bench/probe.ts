@@ -3,7 +3,9 @@
  * the engine together with the git children it spawns. The runner bundles this file (esbuild, like the CLI)
  * and runs `node out/bench/probe.js '<json>'`; it prints one JSON line with the operation's answer.
  */
+import { existsSync } from 'node:fs';
 import { RetraceClient } from './methods/retraceClient';
+import { OP_MARK } from './processCount';
 
 export interface ProbeRequest {
   root: string;
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
   const req = JSON.parse(process.argv[2] ?? '{}') as ProbeRequest;
   const client = await RetraceClient.open({ root: req.root, dataHome: req.dataHome });
   let answer: unknown = null;
+  existsSync(OP_MARK); // marks the start of the operation in a process count's trace (processCount.ts)
   switch (req.op) {
     case 'checkpoint':
       answer = await client.checkpoint(req.hintPaths ?? null);

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { addTrace, startCounting, underStrace } from './processCount';
 
 export const TIME_BIN = '/usr/bin/time';
 
@@ -53,7 +54,7 @@ export function run(cmd: string, args: string[], opts: RunOptions = {}): RunResu
   if (probe.active) {
     rssDir = mkdtempSync(path.join(os.tmpdir(), 'retrace-bench-rss-'));
     file = TIME_BIN;
-    argv = ['-f', '%M', '-o', path.join(rssDir, 'kb'), cmd, ...args];
+    argv = ['-f', '%M', '-o', path.join(rssDir, 'kb'), ...underStrace(cmd, args, path.join(rssDir, 'trace')).flat()];
   }
   const r = spawnSync(file, argv, {
     cwd: opts.cwd,
@@ -66,6 +67,7 @@ export function run(cmd: string, args: string[], opts: RunOptions = {}): RunResu
     try {
       const kb = Number(readFileSync(path.join(rssDir, 'kb'), 'utf8').trim().split('\n').pop());
       if (Number.isFinite(kb)) probe.peakKb = Math.max(probe.peakKb, kb);
+      addTrace(path.join(rssDir, 'trace'));
     } finally {
       rmSync(rssDir, { recursive: true, force: true });
     }
@@ -82,6 +84,7 @@ export function run(cmd: string, args: string[], opts: RunOptions = {}): RunResu
 export async function measurePeak(fn: () => Promise<unknown>): Promise<number> {
   probe.active = true;
   probe.peakKb = 0;
+  startCounting(); // git processes and fsyncs of this run (processCount.ts): takeCounts() after it
   try {
     await fn();
     return probe.peakKb * 1024;

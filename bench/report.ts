@@ -1,4 +1,5 @@
 /** Renders bench/results/latest.json as docs/benchmarks.md: one table per tree size, ratios, storage, targets. */
+import { countsTable } from './processCount';
 import { TREE_OPERATIONS, type MethodName, type Operation } from './methods/types';
 import type { BenchResults, RunRow } from './stats';
 import { judgeTargets } from './targets';
@@ -110,6 +111,7 @@ export function renderMarkdown(r: BenchResults, notes: ReportNotes, cpu: Map<Run
       }
       out.push('');
     }
+    out.push(...countsTable(rows, OPS, METHODS));
   }
 
   out.push('## Storage after 100 small-edit checkpoints');

@@ -26,6 +26,7 @@ import type { MessageEvent } from '../src/main/engine/sessions/events';
 import type { RetraceMethod } from './methods/retrace';
 import type { BenchMethod, MethodName, Operation } from './methods/types';
 import { cpuMs, measurePeak, run } from './proc';
+import { describeCounts, takeCounts, type ProcessCounts } from './processCount';
 import { renderMarkdown, type ReportNotes } from './report';
 import { judgeTargets } from './targets';
 import { median, percentile, round1, type BenchResults, type MachineInfo, type RunRow, type StorageRow } from './stats';
@@ -151,11 +152,12 @@ class Recorder {
       const peak = await measurePeak(() => fn(x));
       times.push(performance.now() - t0);
       cpus.push(cpuMs() - c0);
-      this.add(method.name, op, times, peak, cpus);
+      this.add(method.name, op, times, peak, cpus, takeCounts());
       return;
     }
     const first = await prep();
     const peak = await measurePeak(() => fn(first));
+    const counts = takeCounts();
     for (let i = 0; i < runs; i++) {
       const x = await prep();
       const c0 = cpuMs();
@@ -164,10 +166,17 @@ class Recorder {
       times.push(performance.now() - t0);
       cpus.push(cpuMs() - c0);
     }
-    this.add(method.name, op, times, peak, cpus);
+    this.add(method.name, op, times, peak, cpus, counts);
   }
 
-  add(method: RunRow['method'], operation: Operation, times: number[], peakRssBytes: number, cpus: number[]): void {
+  add(
+    method: RunRow['method'],
+    operation: Operation,
+    times: number[],
+    peakRssBytes: number,
+    cpus: number[],
+    counts: ProcessCounts | null = null,
+  ): void {
     const row: RunRow = {
       files: this.files,
       operation,
@@ -177,11 +186,12 @@ class Recorder {
       maxMs: round1(Math.max(...times)),
       p95Ms: round1(percentile(times, 95)),
       peakRssBytes,
+      ...counts,
     };
     this.rows.push(row);
     this.cpu.push(round1(median(cpus)));
     log(
-      `  ${method.padEnd(12)} ${operation.padEnd(22)} median ${row.medianMs} ms (${row.minMs}–${row.maxMs}), cpu ${this.cpu.at(-1)} ms, peak ${(peakRssBytes / 2 ** 20).toFixed(0)} MB`,
+      `  ${method.padEnd(12)} ${operation.padEnd(22)} median ${row.medianMs} ms (${row.minMs}–${row.maxMs}), cpu ${this.cpu.at(-1)} ms, peak ${(peakRssBytes / 2 ** 20).toFixed(0)} MB${describeCounts(counts)}`,
     );
   }
 }
@@ -283,12 +293,14 @@ function benchPhases(m: BenchMethod, tree: GeneratedTree, rec: Recorder): (() =>
         const peak = await measurePeak(f);
         times.push(performance.now() - t0);
         cpus.push(cpuMs() - c0);
-        rec.add(m.name, op, times, peak, cpus);
+        rec.add(m.name, op, times, peak, cpus, takeCounts());
       }
       return;
     }
     const restorePeak = await measurePeak(() => m.restore(target));
+    const restoreCounts = takeCounts();
     const undoPeak = await measurePeak(() => m.undo());
+    const undoCounts = takeCounts();
     for (let i = 0; i < runs('restore'); i++) {
       let c0 = cpuMs();
       let t0 = performance.now();
@@ -301,8 +313,8 @@ function benchPhases(m: BenchMethod, tree: GeneratedTree, rec: Recorder): (() =>
       undoTimes.push(performance.now() - t0);
       undoCpu.push(cpuMs() - c0);
     }
-    rec.add(m.name, 'restore', restoreTimes, restorePeak, restoreCpu);
-    rec.add(m.name, 'undo', undoTimes, undoPeak, undoCpu);
+    rec.add(m.name, 'restore', restoreTimes, restorePeak, restoreCpu, restoreCounts);
+    rec.add(m.name, 'undo', undoTimes, undoPeak, undoCpu, undoCounts);
   };
   return [first, noChange, incremental, reads, restores];
 }

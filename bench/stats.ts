@@ -27,6 +27,9 @@ export interface RunRow {
   /** Nearest-rank 95th percentile of the timed runs (the hook's target is a tail: ≤ 60 ms p95). */
   p95Ms?: number;
   peakRssBytes: number;
+  /** Git processes the operation started and fsyncs it made, counted in its probe run (processCount.ts). */
+  gitProcesses?: number;
+  fsyncs?: number;
 }
 
 export interface StorageRow {

@@ -43,6 +43,16 @@ function traced(
     .filter((l) => /fsync|sync_file_range|rename/.test(l) && !l.includes('node_modules'));
 }
 
+/**
+ * Where the fsync started at line `start` returned: that line, or the "<... fsync resumed>" line of the same
+ * process when another thread's call came in between (strace -f splits it then). -1 when there is none.
+ */
+function syncDone(lines: string[], start: number): number {
+  if (start < 0 || !lines[start]!.includes('<unfinished ...>')) return start;
+  const pid = lines[start]!.split(' ')[0];
+  return lines.findIndex((l, i) => i > start && l.startsWith(`${pid} `) && /<\.\.\. fsync resumed>/.test(l));
+}
+
 const lastIndex = (lines: string[], re: RegExp): number => lines.map((l) => re.test(l)).lastIndexOf(true);
 const firstIndex = (lines: string[], re: RegExp): number => lines.findIndex((l) => re.test(l));
 
@@ -100,6 +110,41 @@ describe('durability order: objects and refs before the log line (issue 10 item 
       expect(lastIndex(calls, handFile)).toBeLessThan(logSync);
       expect(firstIndex(calls, handDir), 'and their folder').toBeGreaterThan(firstIndex(calls, handFile));
       expect(lastIndex(calls, handDir)).toBeLessThan(logSync);
+    },
+  );
+});
+
+describe('durability order: a restore (I11, the restore half)', () => {
+  it.skipIf(!hasStrace)(
+    'every file it writes is synced before it is renamed into place, and its folders before the ledger line',
+    async () => {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 70; i++) files[`d${i % 3}/f${i}.txt`] = `v1 ${i}\n`; // more than one group of writes
+      const root = makeWorkspace(files);
+      const home = tempHome();
+      const first = (await cliJson(['checkpoint', '--session', 's'], { home, cwd: root })) as { hash: string };
+      for (const rel of Object.keys(files)) writeFileSync(join(root, rel), `v2 ${rel}\n`);
+      await cliJson(['checkpoint', '--session', 's'], { home, cwd: root });
+      const calls = traced(['restore', first.hash, '--code'], { home, cwd: root });
+      const ledger = lastIndex(calls, /fsync\(\d+<[^>]*\/ledger\.jsonl>\)/);
+      expect(ledger, calls.join('\n')).toBeGreaterThan(0);
+      for (const rel of Object.keys(files)) {
+        const name = rel.split('/')[1]!.replace('.', '\\.');
+        const side = `\\.${name}\\.~rt-[^.>]+\\.new`;
+        const synced = syncDone(calls, firstIndex(calls, new RegExp(`fsync\\(\\d+<[^>]*${side}>`)));
+        const renamed = firstIndex(calls, new RegExp(`rename[^(]*\\(.*${side}.*${name}`));
+        expect(
+          synced,
+          `${rel} synced: ${calls.filter((l) => l.includes(rel.split('/')[1]!)).join('\n')}`,
+        ).toBeGreaterThan(0);
+        expect(renamed, `${rel} renamed after its sync returned`).toBeGreaterThan(synced);
+      }
+      const lastRename = lastIndex(calls, /rename[^(]*\(.*\.~rt-[^.>]+\.new/);
+      for (const dir of ['d0', 'd1', 'd2']) {
+        const dirSync = syncDone(calls, lastIndex(calls, new RegExp(`fsync\\(\\d+<${root}/${dir}>`)));
+        expect(dirSync, `${dir} synced after the renames`).toBeGreaterThan(lastRename);
+        expect(dirSync, `${dir} synced before the ledger line`).toBeLessThan(ledger);
+      }
     },
   );
 });

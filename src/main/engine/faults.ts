@@ -93,6 +93,9 @@ export function resetErrnoFaults(): void {
  */
 export const TEST_HOOK_POINTS = [
   'apply:before-write',
+  // A file's turn to go into place: its content is written (the files of its group all are), the files before
+  // it are in place.
+  'apply:before-place',
   'apply:before-rename',
   'apply:after-rename',
   'apply:before-put-back',

@@ -102,7 +102,7 @@ describe('I9: nothing written during a restore is lost', () => {
     writeFileSync(at('a.txt'), 'a2\n');
     writeFileSync(at('b.txt'), 'b2\n');
     setTestHook(
-      'apply:before-write',
+      'apply:before-place',
       firstAt('b.txt', (abs) => {
         appendFileSync(at('a.txt'), 'the agent, after the restore wrote a.txt\n'); // a.txt now holds a1 + this
         appendFileSync(abs, 'and b.txt too\n');
@@ -324,7 +324,7 @@ describe('item 8: a full disk', () => {
 
   it('on a real 2 MiB disk: the restore is refused up front with what it needs; a file never ends half-written', async (ctx) => {
     if (process.getuid?.() !== 0) return ctx.skip(); // skipped: mounting a small tmpfs needs root
-    const { execFileSync } = await import('node:child_process');
+    const { execFileSync, spawnSync } = await import('node:child_process');
     const mnt = tempDir('retrace-tmpfs-');
     try {
       execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mnt]);
@@ -362,8 +362,15 @@ describe('item 8: a full disk', () => {
       expect(e2.message).toContain('big.bin');
       expect(readFileSync(big, 'utf8')).toBe('tiny\n'); // whole, not truncated
       expect(readdirSync(root).sort()).toEqual(['big.bin']); // no side file left behind
+      // Its resident git readers stand in the folder (runner.spawnReader's cwd) and would keep the mount busy.
+      await engine.closeShadow();
     } finally {
-      execFileSync('umount', [mnt]);
+      // The killed resident processes take a moment to exit and let go of the folder: retry, then a last try.
+      for (let i = 0; i < 50; i++) {
+        if (spawnSync('umount', [mnt], { stdio: 'pipe' }).status === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      spawnSync('umount', [mnt], { stdio: 'pipe' });
     }
   });
 });

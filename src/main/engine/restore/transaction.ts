@@ -20,7 +20,7 @@ import { rollBack } from '../recovery/recover';
 import type { RewindEvent, UnrewindEvent } from '../sessions/events';
 import { safetyRef, sessionRef } from '../sessions/ids';
 import { nowNs, type Expectation } from '../shadow/fileIdentity';
-import type { RestorePlan } from '../shadow/restore';
+import type { ApplyOptions, RestorePlan } from '../shadow/restore';
 import { captureIdentities } from './fileIdentity';
 import { assertFreeSpace } from './freeSpace';
 import { captureModes, loadModes, reapplyModes, saveModes } from './modes';
@@ -59,6 +59,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   let planned: string[] = [];
   let skipped: { path: string; reason: string }[] = [];
   let expect = new Map<string, Expectation>();
+  /** What the plan already read (codeTree's entries, blob sizes): the apply need not ask git again. */
+  let known: Pick<ApplyOptions, 'entries' | 'blobSizes'> = {};
   let codeTree: string | null = typeof t.codeTree === 'function' ? null : t.codeTree;
   if (t.codeTree) {
     for (let attempt = 1; ; attempt++) {
@@ -78,7 +80,9 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
         throw e;
       }
       const writes = plan.steps.filter((s) => s.action === 'write' && s.blob).map((s) => s.blob!);
-      await assertFreeSpace(ctx.ws.root, await shadow.blobSizes(writes));
+      const sizes = await shadow.blobSizes(writes);
+      await assertFreeSpace(ctx.ws.root, sizes);
+      known = { entries: plan.entries, blobSizes: new Map(writes.map((id, i) => [id, sizes[i]!])) };
       const modes = await captureModes(ctx.ws.root, planned);
       // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
       const parent = await shadow.readRef(sessionRef(t.target.session));
@@ -117,7 +121,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   const kept: string[] = [];
   try {
     if (codeTree && planned.length > 0) {
-      const opts = { tag: t.rid, expect: (rel: string) => expect.get(rel), onChanged: 'stop' as const, kept };
+      const opts = { tag: t.rid, expect: (rel: string) => expect.get(rel), onChanged: 'stop' as const, kept, ...known };
       if (faultArmed('restore:mid-apply')) {
         await shadow.applyPaths(codeTree, planned.slice(0, Math.ceil(planned.length / 2)), opts);
         fault('restore:mid-apply');

@@ -16,7 +16,7 @@
  * between our last check and our rename (microseconds) has its version replaced. Both need a writer that acts
  * inside a window of microseconds to a few milliseconds and are not detectable without OS-level leases.
  */
-import { promises as fs } from 'node:fs';
+import { linkSync, promises as fs, renameSync } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { errnoFault, fault, testHook } from '../faults';
@@ -24,7 +24,7 @@ import { blobSizes, readBlobs } from '../git/catFile';
 import { lsTree, type TreeEntry } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
 import { assertSafeRelPath } from '../paths';
-import { sidePath, syncDir, writeNewFile } from './atomicWrite';
+import { dropSideFile, dropSideFiles, sidePath, syncDirs, syncFiles, writeNewFile } from './atomicWrite';
 import { diskBlob, lstatIdentity, nowNs, stillAsExpected, type Expectation, type StatIdentity } from './fileIdentity';
 import { respellForTree } from './caseInsensitive';
 import { fsError, onPath } from './fsErrors';
@@ -41,6 +41,13 @@ export interface ApplyOptions {
   kept?: string[];
   /** The folder ignores case: a path the tree spells otherwise is the tree's file, renamed, never deleted. */
   caseInsensitive?: boolean;
+  /**
+   * The tree's entries for the paths, when the caller has them already (a restore's plan, RestorePlan.entries):
+   * no ls-tree. A listed path without an entry is absent from the tree.
+   */
+  entries?: readonly TreeEntry[];
+  /** Sizes of the tree's blobs the caller has already (the free-space check): no cat-file for those. */
+  blobSizes?: ReadonlyMap<string, number>;
 }
 
 type Done =
@@ -50,6 +57,17 @@ type Done =
   | { kind: 'chmod'; rel: string; mode: number }
   | { kind: 'mkdir'; rel: string }
   | { kind: 'rmdir'; rel: string; mode: number };
+
+/** A side file written by stage(), not yet in place. */
+interface Staged {
+  entry: TreeEntry;
+  tmp: string;
+  /** A regular file (fsynced before the rename); a symlink has no content of its own to sync. */
+  file: boolean;
+}
+
+/** Files staged, fsynced together and renamed per group: bounds the open side files and their descriptors. */
+const STAGE_GROUP = 64;
 
 interface Backup {
   abs: string;
@@ -91,6 +109,10 @@ class ApplyRun {
     return this.opts.caseInsensitive === true;
   }
 
+  get knownSizes(): ReadonlyMap<string, number> | undefined {
+    return this.opts.blobSizes;
+  }
+
   abs(rel: string): string {
     return path.join(this.root, rel);
   }
@@ -110,9 +132,9 @@ class ApplyRun {
   /** What the replaced file is, to compare it with later; null when nothing need be compared. */
   private async backupOf(abs: string, rel: string, now: StatIdentity, expect?: Expectation): Promise<Backup | null> {
     const backup = sidePath(abs, this.tag, 'old');
-    await fs.rm(backup, { force: true });
+    dropSideFile(backup);
     try {
-      await fs.link(abs, backup);
+      linkSync(abs, backup);
     } catch (e) {
       if (NO_HARD_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) return null;
       throw fsError(e, rel, 'keep the old version of');
@@ -129,8 +151,8 @@ class ApplyRun {
     if (!g.ok) return;
     if (now.type === 'file') {
       const backup = sidePath(abs, this.tag, 'old');
-      await fs.rm(backup, { force: true });
-      await onPath(rel, 'delete', () => fs.rename(abs, backup));
+      dropSideFile(backup);
+      await onPath(rel, 'delete', async () => renameSync(abs, backup));
       this.done.push({
         kind: 'removed',
         rel,
@@ -168,8 +190,11 @@ class ApplyRun {
     this.done.push({ kind: 'chmod', rel, mode: perm });
   }
 
-  /** Put `content` at rel as `entry` says, through a new file and a rename. */
-  async write(entry: TreeEntry, content: Buffer): Promise<boolean> {
+  /**
+   * The first half of a write: `content` into a new side file beside rel (not yet fsynced: the caller syncs a
+   * group of them at once, syncStaged).
+   */
+  async stage(entry: TreeEntry, content: Buffer): Promise<Staged> {
     const rel = entry.path;
     const abs = this.abs(rel);
     await this.mkdirs(rel);
@@ -178,21 +203,37 @@ class ApplyRun {
     const tmp = sidePath(abs, this.tag, 'new');
     this.temps.add(tmp);
     if (entry.mode === '120000') {
-      await fs.rm(tmp, { force: true });
+      dropSideFile(tmp);
       await onPath(rel, 'write', () => fs.symlink(content, tmp));
-    } else {
-      // An existing file keeps its exact permission bits (and owner), the exec bit as the tree says.
-      const exec = entry.mode === '100755';
-      const perm = before?.type === 'file' ? withExec(before.mode & 0o7777, exec) : undefined;
-      errnoFault('apply:write-file', abs);
-      await onPath(rel, 'write', () => writeNewFile(tmp, content, perm ?? (exec ? 0o777 : 0o666), perm !== undefined));
-      if (before?.type === 'file') await keepOwner(tmp, abs);
+      return { entry, tmp, file: false };
     }
-    // The last look before the rename: the window that remains is from here to the rename.
+    // An existing file keeps its exact permission bits (and owner), the exec bit as the tree says.
+    const exec = entry.mode === '100755';
+    const perm = before?.type === 'file' ? withExec(before.mode & 0o7777, exec) : undefined;
+    errnoFault('apply:write-file', abs);
+    await onPath(rel, 'write', () =>
+      writeNewFile(tmp, content, perm ?? (exec ? 0o777 : 0o666), perm !== undefined, { sync: false }),
+    );
+    if (before?.type === 'file') await keepOwner(tmp, abs);
+    return { entry, tmp, file: true };
+  }
+
+  /** Every staged file's content durable before any of them is renamed into place (I11), in one shared wait. */
+  async syncStaged(staged: readonly Staged[]): Promise<void> {
+    await syncFiles(staged.filter((s) => s.file).map((s) => s.tmp));
+  }
+
+  /** The second half: compare rel with what it must hold (I9), keep the old file linked aside, rename. */
+  async place({ entry, tmp }: Staged): Promise<boolean> {
+    const rel = entry.path;
+    const abs = this.abs(rel);
+    await testHook('apply:before-place', abs);
+    // The last look before the rename: the window that remains is from here to the rename. From here on every
+    // step is synchronous, so no other work of this process runs inside that window.
     const now = await lstatIdentity(abs);
     const g = await this.guard(rel, now);
     if (!g.ok) {
-      await fs.rm(tmp, { force: true });
+      dropSideFile(tmp);
       this.temps.delete(tmp);
       return false;
     }
@@ -201,7 +242,7 @@ class ApplyRun {
     if (backup) fault('restore:mid-file');
     await testHook('apply:before-rename', abs);
     errnoFault('apply:rename', abs);
-    await onPath(rel, 'replace', () => fs.rename(tmp, abs));
+    await onPath(rel, 'replace', async () => renameSync(tmp, abs));
     this.temps.delete(tmp);
     await testHook('apply:after-rename', abs);
     this.dirs.add(path.dirname(abs));
@@ -231,8 +272,9 @@ class ApplyRun {
    * deletions (their side files would keep emptied folders from being pruned) and at the end.
    */
   async settle(): Promise<void> {
-    for (const d of this.dirs) await syncDir(d);
+    await syncDirs(this.dirs);
     const late: string[] = [];
+    const unchanged: Backup[] = [];
     for (const d of this.done) {
       if ((d.kind !== 'replaced' && d.kind !== 'removed') || !d.backup || d.backup.settled) continue;
       if (this.opts.expect && d.backup.was.blob !== null) {
@@ -244,15 +286,23 @@ class ApplyRun {
           continue;
         }
       }
-      await fs.rm(d.backup.abs, { force: true });
-      d.backup.settled = true;
-      d.backup = null;
+      unchanged.push(d.backup);
     }
+    // Dropped all at once: each unlink frees the replaced file's blocks and waits for the file system's journal,
+    // and one after another those waits added up to most of a restore's time on a busy disk.
+    await dropSideFiles(unchanged.map((b) => b.abs));
+    for (const d of this.done)
+      if ((d.kind === 'replaced' || d.kind === 'removed') && d.backup && unchanged.includes(d.backup)) {
+        d.backup.settled = true;
+        d.backup = null;
+      }
     if (late.length > 0) {
       if (this.opts.onChanged === 'keep') this.opts.kept?.push(...late);
       else throw changedError(late);
     }
-    for (const d of this.dirs) await syncDir(d);
+    await syncDirs(this.dirs);
+    // Durable now: a later settle (the writes after the deletions) syncs only the folders it touched.
+    this.dirs.clear();
   }
 
   /** The replaced or deleted file back in place, unless something else is there now (then it is kept beside it). */
@@ -323,7 +373,8 @@ export async function applyPaths(
   const unique = [...new Set(paths)];
   unique.forEach(assertSafeRelPath);
   const entries = new Map<string, TreeEntry>();
-  for (const e of await lsTree(git, tree, { paths: unique })) entries.set(e.path, e);
+  const listed = opts.entries ? entriesAsListed(opts.entries, unique) : await lsTree(git, tree, { paths: unique });
+  for (const e of listed) entries.set(e.path, e);
   const run = new ApplyRun(root, opts);
   // Case-only renames are made first and are not undone by a failure later on: the file is the same either way.
   const respelled = new Set<string>();
@@ -340,6 +391,16 @@ export async function applyPaths(
   const changed = new Set<string>(respelled);
   for (const d of run.done) if (d.kind !== 'mkdir' && d.kind !== 'rmdir') changed.add(d.rel);
   return [...changed].sort(cmp);
+}
+
+/**
+ * What `ls-tree TREE -- PATHS` answers, from entries known already: the entries of the listed paths, where a
+ * folder is listed as such only when no other listed path lies inside it (ls-tree then shows that path instead).
+ */
+export function entriesAsListed(known: readonly TreeEntry[], paths: readonly string[]): TreeEntry[] {
+  const wanted = new Set(paths);
+  const opened = new Set(paths.flatMap(parentsOf));
+  return known.filter((e) => wanted.has(e.path) && (e.type !== 'tree' || !opened.has(e.path)));
 }
 
 async function applyAll(
@@ -374,9 +435,10 @@ async function applyAll(
 
   // 2. Writes, only where the disk differs.
   const blobs = unique.map((p) => entries.get(p)).filter((e): e is TreeEntry => e?.type === 'blob');
-  const sizes = await blobSizes(
+  const sizes = await knownSizes(
     git,
     blobs.map((b) => b.id),
+    run.knownSizes,
   );
   const pending: TreeEntry[] = [];
   for (const entry of blobs) {
@@ -402,13 +464,30 @@ async function applyAll(
       git,
       batch.map((b) => b.id),
     );
-    for (const entry of batch) {
-      const content = contents.get(entry.id);
-      if (!content) throw new RetraceError('E_CORRUPT', `the shadow repository lacks the content of ${entry.path}`);
-      await run.write(entry, content);
+    for (let g = 0; g < batch.length; g += STAGE_GROUP) {
+      const staged: Staged[] = [];
+      for (const entry of batch.slice(g, g + STAGE_GROUP)) {
+        const content = contents.get(entry.id);
+        if (!content) throw new RetraceError('E_CORRUPT', `the shadow repository lacks the content of ${entry.path}`);
+        staged.push(await run.stage(entry, content));
+      }
+      await run.syncStaged(staged);
+      for (const s of staged) await run.place(s);
     }
     i = j;
   }
+}
+
+/** Blob sizes: the ones the caller gave, the rest from git. */
+async function knownSizes(
+  git: GitRunner,
+  ids: readonly string[],
+  known: ReadonlyMap<string, number> | undefined,
+): Promise<Map<string, number>> {
+  const missing = known ? ids.filter((id) => !known.has(id)) : ids;
+  const sizes = new Map(known ?? []);
+  if (missing.length > 0) for (const [id, n] of await blobSizes(git, missing)) sizes.set(id, n);
+  return sizes;
 }
 
 type Comparison = 'same' | 'mode-only' | 'differs';

@@ -123,7 +123,7 @@ describe.skipIf(unavailable !== null)('a case-insensitive folder (FUSE mount)', 
         ['delete', 'notes.txt'],
         ['write', 'Notes.txt'],
       ]);
-      expect(one).toEqual({ steps: notes, skipped: [] });
+      expect({ steps: one.steps, skipped: one.skipped }).toEqual({ steps: notes, skipped: [] });
     }
     await repo.applyPaths(
       t1,

@@ -1,8 +1,8 @@
-import { promises as fs, type Stats } from 'node:fs';
+import { lstatSync, promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
-import { diffTreeRaw } from '../git/diffTree';
-import { lsTree } from '../git/lsTree';
+import { diffTreeRaw, type RawChange } from '../git/diffTree';
+import { lsTree, type TreeEntry } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
 import { assertSafeRelPath } from '../paths';
 import { foldCase, withOtherSpellings } from './caseInsensitive';
@@ -22,6 +22,11 @@ export interface RestoreStep {
 export interface RestorePlan {
   steps: RestoreStep[];
   skipped: { path: string; reason: string }[];
+  /**
+   * What toTree has at every path of the diff (what `ls-tree toTree -- PATHS` answers), read off the diff itself:
+   * applyPaths takes it instead of asking git again. A path absent here is absent from toTree.
+   */
+  entries: TreeEntry[];
 }
 
 const ZERO = /^0+$/;
@@ -88,7 +93,26 @@ export async function planRestore(
         ? depth(b.path) - depth(a.path) || cmp(a.path, b.path)
         : cmp(a.path, b.path),
   );
-  return { steps, skipped };
+  return { steps, skipped, entries: entriesOf(raw) };
+}
+
+/**
+ * toTree's side of a recursive diff as ls-tree entries. A file that became a folder shows as the file deleted
+ * and the folder's files added (diff-tree -r lists trees only through their files): that path is a tree.
+ */
+function entriesOf(raw: readonly RawChange[]): TreeEntry[] {
+  const present = raw.filter((r) => !ZERO.test(r.newMode));
+  const entries: TreeEntry[] = present.map((r) => ({
+    mode: r.newMode,
+    type: r.newMode === '160000' ? 'commit' : 'blob',
+    id: r.newId,
+    path: r.path,
+  }));
+  const folders = new Set(present.flatMap((r) => parentsOf(r.path)));
+  for (const r of raw)
+    if (ZERO.test(r.newMode) && folders.has(r.path))
+      entries.push({ mode: '040000', type: 'tree', id: '', path: r.path });
+  return entries;
 }
 
 async function whyBlocked(
@@ -130,7 +154,7 @@ async function firstUncaptured(root: string, dir: string, deleted: (p: string) =
 
 async function lstatOrNull(abs: string): Promise<Stats | null> {
   try {
-    return await fs.lstat(abs);
+    return lstatSync(abs); // synchronous, as lstatIdentity (fileIdentity.ts) says why
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
