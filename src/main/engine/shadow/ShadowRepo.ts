@@ -8,6 +8,7 @@ import { checkGit } from '../git/checkGit';
 import { commitTree } from '../git/commitTree';
 import { changedPathsOfCommits } from '../git/changedPaths';
 import { diffTreeFiles } from '../git/diffTree';
+import { diffTreeFilesMany } from '../git/diffTreeBatch';
 import { GitError, toRetraceError } from '../git/errors';
 import { assertSha1, initShadowRepo } from '../git/init';
 import { listIndex } from '../git/lsFiles';
@@ -230,17 +231,17 @@ export class ShadowRepo {
         ? this.lineCounts.addedFiles(await this.guard(() => lsTree(this.git, to, { recursive: true })))
         : null;
     this.lineCounts.clear(); // only ever useful for the first checkpoint
-    const files = counted ?? (await this.diff(from, to));
-    const changed: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
-    const stats: CheckpointStats = { files: files.length, insertions: 0, deletions: 0 };
-    for (const f of files) {
-      if (f.status === 'added') changed.added++;
-      else if (f.status === 'deleted') changed.deleted++;
-      else changed.modified++; // modified, renamed, type-changed
-      stats.insertions += f.insertions;
-      stats.deletions += f.deletions;
-    }
-    return { changed, stats };
+    return countChanges(counted ?? (await this.diff(from, to)));
+  }
+
+  /** diffStats of many (from, to) pairs with one git process (an import's checkpoints; diffTreeBatch.ts). */
+  async diffStatsMany(
+    pairs: readonly (readonly [from: string | null, to: string])[],
+  ): Promise<{ changed: ChangeCounts; stats: CheckpointStats }[]> {
+    const trees: [string, string][] = [];
+    for (const [from, to] of pairs)
+      trees.push([from === null ? EMPTY_TREE : await this.treeOf(from), await this.treeOf(to)]);
+    return (await this.guard(() => diffTreeFilesMany(this.git, trees))).map(countChanges);
   }
 
   /**
@@ -545,4 +546,18 @@ async function exists(p: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** A file list's counts by kind, and its stats (files, lines in and out). */
+function countChanges(files: readonly FileChange[]): { changed: ChangeCounts; stats: CheckpointStats } {
+  const changed: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
+  const stats: CheckpointStats = { files: files.length, insertions: 0, deletions: 0 };
+  for (const f of files) {
+    if (f.status === 'added') changed.added++;
+    else if (f.status === 'deleted') changed.deleted++;
+    else changed.modified++; // modified, renamed, type-changed
+    stats.insertions += f.insertions;
+    stats.deletions += f.deletions;
+  }
+  return { changed, stats };
 }
