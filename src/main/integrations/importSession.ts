@@ -95,7 +95,7 @@ export async function removeSession(engine: WorkspaceEngine, id: string): Promis
   await engine.deleteSessionLocked(id);
 }
 
-/** Messages between two writes of the log (and one diff-tree process for their checkpoints' stats). */
+/** Messages between two writes of the log. */
 const BATCH = 512;
 
 export async function writeImportedSession(
@@ -115,7 +115,8 @@ export async function writeImportedSession(
     let counted: { ev: MessageEvent; from: string | null; to: string }[] = [];
     let headerWritten = false;
     const writeBatch = async () => {
-      const stats = await shadow.diffStatsMany(counted.map((c) => [c.from, c.to] as const));
+      // Asked all at once: the shadow's resident diff-tree answers them one after another on one pipe.
+      const stats = await Promise.all(counted.map((c) => shadow.diffStats(c.from, c.to)));
       counted.forEach((c, i) => (c.ev.stats = stats[i]!.stats));
       if (!headerWritten) {
         log.write([sessionHeader(input.id, headerOptions(input, batch[0]?.ts))]);

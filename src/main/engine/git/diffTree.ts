@@ -43,14 +43,14 @@ export async function diffTreeRaw(
 
 /** The file list of a diff: statuses, renames, and +/- per file (binary files have no line counts). */
 export async function diffTreeFiles(git: GitRunner, from: string, to: string): Promise<FileChange[]> {
-  return parseFiles(await treeOnly(git, ['diff-tree', ...FILES_ARGS, from, to]));
+  return parseDiffFiles(await treeOnly(git, ['diff-tree', ...DIFF_FILES_ARGS, '--no-commit-id', from, to]));
 }
 
-/** diff-tree's options for a file list (diffTreeBatch.ts asks for many with the same ones). */
-export const FILES_ARGS = ['-r', '-z', '-M', '--raw', '--numstat', '--no-commit-id'] as const;
+/** The options of diffTreeFiles, for a resident `diff-tree --stdin` that must answer the same (residentDiffTree.ts). */
+export const DIFF_FILES_ARGS = ['-r', '-z', '-M', '--raw', '--numstat'] as const;
 
-/** One diff's `FILES_ARGS` output → its file list. */
-export function parseFiles(out: string): FileChange[] {
+/** diffTreeFiles' answer from diff-tree's `-z --raw --numstat` output. */
+export function parseDiffFiles(out: string): FileChange[] {
   const tokens = out.split('\0');
   const { raw, next } = parseRaw(tokens);
   const counts = new Map<string, { insertions: number; deletions: number; binary: boolean }>();

@@ -21,10 +21,14 @@ export class ObjectReader {
   private buffer: Buffer = Buffer.alloc(0);
   private readonly pending: Pending[] = [];
   private failure: Error | null = null;
+  /** The process ended (or was told to): a resident owner opens a new reader instead (residentReader.ts). */
+  private ended = false;
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
     cwd: string,
+    /** Resident: the idle process never keeps Node alive (a CLI run exits when its work is done). */
+    private readonly resident = false,
   ) {
     const stderr: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => this.onData(b));
@@ -38,6 +42,7 @@ export class ObjectReader {
     // Not started: git missing, or the folder it runs in deleted (spawnFailure tells which).
     child.on('error', (e) => fail(spawnFailure(args, cwd, e)));
     child.on('close', (code) => {
+      this.ended = true;
       if (this.pending.length > 0)
         fail(
           new GitError(
@@ -49,24 +54,49 @@ export class ObjectReader {
           ),
         );
     });
+    if (resident) this.hold(false);
   }
 
-  static open(git: GitRunner): ObjectReader {
-    return new ObjectReader(git.spawnReader(['cat-file', '--batch']), git.workTree);
+  static open(git: GitRunner, opts: { resident?: boolean } = {}): ObjectReader {
+    return new ObjectReader(git.spawnReader(['cat-file', '--batch']), git.workTree, opts.resident === true);
+  }
+
+  /** False once the process failed or ended: its owner opens another. */
+  get usable(): boolean {
+    return this.failure === null && !this.ended;
   }
 
   /** The object, or null when the repository does not have it. */
   read(id: string): Promise<GitObject | null> {
     if (this.failure) return Promise.reject(this.failure);
+    if (this.ended)
+      return Promise.reject(new GitError('failed', 'git cat-file --batch has ended', ['cat-file'], null, ''));
     if (!/^[0-9a-f]{40}$/.test(id)) return Promise.reject(new Error(`not an object id: ${id}`));
     return new Promise((resolve, reject) => {
+      if (this.resident && this.pending.length === 0) this.hold(true);
       this.pending.push({ resolve, reject });
       this.child.stdin.write(id + '\n');
     });
   }
 
   close(): void {
+    this.ended = true;
     this.child.stdin.end();
+  }
+
+  /** Stop the process now (tests: a reader that died under its owner). */
+  kill(): void {
+    this.child.kill('SIGKILL');
+  }
+
+  /** A resident reader keeps Node's event loop alive only while an answer is awaited. */
+  private hold(busy: boolean): void {
+    for (const h of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as {
+      ref(): void;
+      unref(): void;
+    }[])
+      if (busy) h.ref();
+      else h.unref();
   }
 
   private onData(chunk: Buffer): void {
@@ -77,14 +107,20 @@ export class ObjectReader {
       const header = this.buffer.subarray(0, nl).toString('latin1').split(' ');
       if (header[1] === 'missing') {
         this.buffer = this.buffer.subarray(nl + 1);
-        this.pending.shift()!.resolve(null);
+        this.settled().resolve(null);
         continue;
       }
       const size = Number(header[2]);
       if (this.buffer.length < nl + 1 + size + 1) return; // the body is still arriving
       const body = Buffer.from(this.buffer.subarray(nl + 1, nl + 1 + size));
       this.buffer = this.buffer.subarray(nl + 1 + size + 1);
-      this.pending.shift()!.resolve({ type: header[1]!, body });
+      this.settled().resolve({ type: header[1]!, body });
     }
+  }
+
+  private settled(): Pending {
+    const p = this.pending.shift()!;
+    if (this.resident && this.pending.length === 0) this.hold(false);
+    return p;
   }
 }

@@ -17,6 +17,9 @@ export interface GitRunnerOptions {
   indexFile?: string;
 }
 
+/** Who authors and commits every checkpoint (commitObject.ts writes the same identity git would). */
+export const SHADOW_IDENTITY = { name: 'Retrace', email: 'retrace@localhost' } as const;
+
 /**
  * Settings passed with -c on every call, so they hold even if the shadow's config file is damaged or was
  * written by an older version. Global and system config are off (env), so nothing of the user's applies.
@@ -42,8 +45,8 @@ export function shadowConfig(hooksDir: string): string[] {
     'gc.auto=0',
     'maintenance.auto=false',
     'advice.detachedHead=false',
-    'user.name=Retrace',
-    'user.email=retrace@localhost',
+    `user.name=${SHADOW_IDENTITY.name}`,
+    `user.email=${SHADOW_IDENTITY.email}`,
     'commit.gpgSign=false',
     // Durability (issue 10 item 11): the objects and refs a session log line names reach the disk before the
     // line does (git's default syncs packs only). Batch: loose objects of one command share one flush.
@@ -153,10 +156,17 @@ export class GitRunner {
    * A long-lived git process for request/response reading (cat-file --batch, objectReader.ts). Not queued:
    * it only reads objects, never the index, so it cannot race the queued calls.
    */
-  spawnReader(args: readonly string[]): ChildProcessWithoutNullStreams {
-    return spawn('git', [...this.prefixFor(true), ...args], {
+  spawnReader(
+    args: readonly string[],
+    opts: { lineBuffered?: boolean; withoutIndex?: boolean } = {},
+  ): ChildProcessWithoutNullStreams {
+    const gitArgs = [...this.prefixFor(true), ...args];
+    // lineBuffered: git block-buffers stdout on a pipe; under `stdbuf -oL` (coreutils) it flushes at each
+    // newline, so a request/response reader gets its answer without closing stdin (residentDiffTree.ts).
+    const [cmd, argv] = opts.lineBuffered ? ['stdbuf', ['-oL', 'git', ...gitArgs]] : ['git', gitArgs];
+    return spawn(cmd, argv, {
       cwd: this.workTree,
-      env: this.env,
+      env: opts.withoutIndex ? this.envWithoutIndex : this.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });

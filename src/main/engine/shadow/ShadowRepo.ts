@@ -3,12 +3,12 @@ import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { ChangeCounts, CheckpointStats, FileChange, NotCaptured, RecoveryReport } from '../../../shared/model';
 import { excludeFileContent, isHardExcluded, SHADOW_ATTRIBUTES } from '../excludes';
-import { blobSizes, readBlobs } from '../git/catFile';
+import { blobSizes } from '../git/catFile';
 import { checkGit } from '../git/checkGit';
 import { commitTree } from '../git/commitTree';
+import { commitBody, gitNow, storedVerbatim } from '../git/commitObject';
 import { changedPathsOfCommits } from '../git/changedPaths';
 import { diffTreeFiles } from '../git/diffTree';
-import { diffTreeFilesMany } from '../git/diffTreeBatch';
 import { GitError, toRetraceError } from '../git/errors';
 import { assertSha1, initShadowRepo } from '../git/init';
 import { listIndex } from '../git/lsFiles';
@@ -16,8 +16,11 @@ import { lsTree } from '../git/lsTree';
 import { writeLooseObject } from '../git/looseObject';
 import { mergeTrees, type TreeMerge } from '../git/mergeTree';
 import { replaceInTree, type TreeEdit } from '../git/replaceInTree';
-import { EMPTY_TREE, objectType, parentOf, peelToTree, reachableCommits } from '../git/objects';
+import { EMPTY_TREE, parentOf, peelToTree, reachableCommits } from '../git/objects';
 import { ObjectReader } from '../git/objectReader';
+import { ResidentDiffTree } from '../git/residentDiffTree';
+import { ResidentReader } from '../git/residentReader';
+import { entryAtPath, peelTree, type PathEntry } from '../git/treeWalk';
 import * as refs from '../git/refs';
 import { GitRunner } from '../git/runner';
 import { assertLockHeld, holdsLock } from '../lock';
@@ -39,6 +42,7 @@ export interface ShadowRepoOptions {
 }
 
 const HEX = /^[0-9a-f]+$/;
+const OID = /^[0-9a-f]{40}$/;
 
 /** A reader whose git call failed the way a concurrent repack or gc can make it fail waits this, then retries once. */
 const READER_RETRY_MS = 200;
@@ -58,6 +62,10 @@ export class ShadowRepo {
   private readonly lineCounts = new LineCounts();
   /** Detects and repairs a damaged repository (shadow/repair.ts). */
   private readonly doctor: ShadowDoctor;
+  /** One resident `cat-file --batch` for object reads: no process start per UI read (issue 15). */
+  private readonly objects: ResidentReader;
+  /** One resident `diff-tree --stdin` for diffs where the platform allows it (null: a process per diff). */
+  private readonly differ: ResidentDiffTree | null;
 
   private constructor(
     readonly ws: WorkspaceRef,
@@ -66,6 +74,14 @@ export class ShadowRepo {
   ) {
     this.gitDir = git.gitDir;
     this.doctor = new ShadowDoctor(this.gitDir, ws.root, ws.dir);
+    this.objects = new ResidentReader(git);
+    this.differ = ResidentDiffTree.available() ? new ResidentDiffTree(git) : null;
+  }
+
+  /** Stop the resident git processes (idle ones never keep Node alive, and stop by themselves after a while). */
+  close(): void {
+    this.objects.close();
+    this.differ?.close();
   }
 
   /** Opens (creating if missing, idempotently) <ws.dir>/shadow.git. */
@@ -150,9 +166,25 @@ export class ShadowRepo {
   }
 
   async commit(tree: string, parent: string | null, message: string): Promise<string> {
-    const hash = await this.guard(() => commitTree(this.git, tree, parent, message));
+    const hash = await this.guard(() => this.writeCommit(tree, parent, message));
     this.trees.set(hash, tree);
     return hash;
+  }
+
+  /**
+   * The commit object `git commit-tree` would write, written here (no process): same bytes, so the same id.
+   * git's own checks first (the tree is a tree, the parent a commit); anything git would word differently
+   * (a failed check, a message git would rewrite) goes to git, which answers as it always did.
+   */
+  private async writeCommit(tree: string, parent: string | null, message: string): Promise<string> {
+    const fits =
+      storedVerbatim(message) &&
+      OID.test(tree) &&
+      (parent === null || OID.test(parent)) &&
+      (await this.objects.type(tree)) === 'tree' &&
+      (parent === null || (await this.objects.type(parent)) === 'commit');
+    if (!fits) return commitTree(this.git, tree, parent, message);
+    return writeLooseObject(this.gitDir, 'commit', commitBody(tree, parent, message, gitNow()));
   }
 
   async readRef(ref: string): Promise<string | null> {
@@ -182,7 +214,7 @@ export class ShadowRepo {
       throw new RetraceError('E_UNKNOWN_CHECKPOINT', `not a checkpoint hash: ${spec}`);
     return this.guard(async () => {
       if (s.length === 40) {
-        if ((await objectType(this.git, s)) === 'commit') return s;
+        if ((await this.objects.type(s)) === 'commit') return s;
         throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no such checkpoint: ${spec}`);
       }
       const matches = (await reachableCommits(this.git, 'refs/retrace/')).filter((h) => h.startsWith(s));
@@ -199,7 +231,7 @@ export class ShadowRepo {
 
   async commitExists(hash: string): Promise<boolean> {
     if (!HEX.test(hash) || hash.length !== 40) return false;
-    return this.guard(async () => (await objectType(this.git, hash)) === 'commit');
+    return this.guard(async () => (await this.objects.type(hash)) === 'commit');
   }
 
   parentOf(hash: string): Promise<string | null> {
@@ -209,7 +241,9 @@ export class ShadowRepo {
   async treeOf(commitOrTree: string): Promise<string> {
     const known = this.trees.get(commitOrTree);
     if (known) return known;
-    const tree = await this.guard(() => peelToTree(this.git, commitOrTree));
+    const tree = await this.guard(() =>
+      OID.test(commitOrTree) ? peelTree(this.objects, commitOrTree) : peelToTree(this.git, commitOrTree),
+    );
     if (!tree) throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no such checkpoint or tree: ${commitOrTree}`);
     this.trees.set(commitOrTree, tree);
     this.trees.set(tree, tree);
@@ -220,6 +254,10 @@ export class ShadowRepo {
   async diff(from: string | null, to: string): Promise<FileChange[]> {
     const [a, b] = await Promise.all([from === null ? EMPTY_TREE : this.treeOf(from), this.treeOf(to)]);
     if (a === b) return []; // a no-change checkpoint: nothing to ask git
+    const differ = this.differ;
+    // The resident process answers as a process of its own would; if it fails (killed, a repack under it), the
+    // one-shot call answers, and says what is wrong if something is.
+    if (differ) return this.guard(() => differ.diff(a, b).catch(() => diffTreeFiles(this.git, a, b)));
     return this.guard(() => diffTreeFiles(this.git, a, b));
   }
 
@@ -231,17 +269,17 @@ export class ShadowRepo {
         ? this.lineCounts.addedFiles(await this.guard(() => lsTree(this.git, to, { recursive: true })))
         : null;
     this.lineCounts.clear(); // only ever useful for the first checkpoint
-    return countChanges(counted ?? (await this.diff(from, to)));
-  }
-
-  /** diffStats of many (from, to) pairs with one git process (an import's checkpoints; diffTreeBatch.ts). */
-  async diffStatsMany(
-    pairs: readonly (readonly [from: string | null, to: string])[],
-  ): Promise<{ changed: ChangeCounts; stats: CheckpointStats }[]> {
-    const trees: [string, string][] = [];
-    for (const [from, to] of pairs)
-      trees.push([from === null ? EMPTY_TREE : await this.treeOf(from), await this.treeOf(to)]);
-    return (await this.guard(() => diffTreeFilesMany(this.git, trees))).map(countChanges);
+    const files = counted ?? (await this.diff(from, to));
+    const changed: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
+    const stats: CheckpointStats = { files: files.length, insertions: 0, deletions: 0 };
+    for (const f of files) {
+      if (f.status === 'added') changed.added++;
+      else if (f.status === 'deleted') changed.deleted++;
+      else changed.modified++; // modified, renamed, type-changed
+      stats.insertions += f.insertions;
+      stats.deletions += f.deletions;
+    }
+    return { changed, stats };
   }
 
   /**
@@ -276,11 +314,11 @@ export class ShadowRepo {
   async readFile(treeish: string, filePath: string): Promise<{ bytes: Buffer; mode: string } | null> {
     const tree = await this.treeOf(treeish);
     return this.guard(async () => {
-      const entry = (await lsTree(this.git, tree, { paths: [filePath] })).find((e) => e.path === filePath);
+      const entry = await entryAtPath(this.objects, tree, filePath);
       if (!entry || entry.type !== 'blob') return null;
-      const bytes = (await readBlobs(this.git, [entry.id])).get(entry.id);
-      if (!bytes) throw new RetraceError('E_CORRUPT', `the shadow repository lacks the content of ${filePath}`);
-      return { bytes, mode: entry.mode };
+      const blob = await this.objects.read(entry.id);
+      if (!blob) throw new RetraceError('E_CORRUPT', `the shadow repository lacks the content of ${filePath}`);
+      return { bytes: blob.body, mode: entry.mode };
     });
   }
 
@@ -308,8 +346,8 @@ export class ShadowRepo {
   async blobsAt(treeish: string, paths: readonly string[]): Promise<Map<string, string>> {
     const tree = await this.treeOf(treeish);
     if (paths.length === 0) return new Map();
-    const entries = await this.guard(() => lsTree(this.git, tree, { paths: [...paths] }));
-    return new Map(entries.filter((e) => e.type === 'blob').map((e) => [e.path, e.id]));
+    const entries = await this.guard(() => this.entriesAt(tree, paths));
+    return new Map([...entries].filter(([, e]) => e.type === 'blob').map(([p, e]) => [p, e.id]));
   }
 
   /** What changed from `base` to `theirs`, merged onto `ours` by git (a revert: ours = the files now). */
@@ -338,8 +376,26 @@ export class ShadowRepo {
   async treeEntries(treeish: string, paths: readonly string[]): Promise<Map<string, { mode: string; id: string }>> {
     const tree = await this.treeOf(treeish);
     if (paths.length === 0) return new Map();
-    const entries = await this.guard(() => lsTree(this.git, tree, { paths: [...paths] }));
-    return new Map(entries.filter((e) => e.type === 'blob').map((e) => [e.path, { mode: e.mode, id: e.id }]));
+    const entries = await this.guard(() => this.entriesAt(tree, paths));
+    return new Map([...entries].filter(([, e]) => e.type === 'blob').map(([p, e]) => [p, { mode: e.mode, id: e.id }]));
+  }
+
+  /**
+   * The entries at `paths` of a tree, walked through the resident reader (folders shared by the paths are read
+   * once). Paths ls-tree would read as patterns rather than names (empty parts, a trailing '/') go to ls-tree.
+   */
+  private async entriesAt(tree: string, paths: readonly string[]): Promise<Map<string, PathEntry>> {
+    const out = new Map<string, PathEntry>();
+    if (paths.some((p) => p === '' || p.split('/').some((part) => part === '' || part === '.' || part === '..'))) {
+      for (const e of await lsTree(this.git, tree, { paths: [...paths] })) out.set(e.path, e);
+      return out;
+    }
+    const trees = new Map();
+    for (const p of new Set(paths)) {
+      const e = await entryAtPath(this.objects, tree, p, trees);
+      if (e) out.set(p, e);
+    }
+    return out;
   }
 
   /** The byte size of each blob (for the free-space check before a restore). */
@@ -546,18 +602,4 @@ async function exists(p: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** A file list's counts by kind, and its stats (files, lines in and out). */
-function countChanges(files: readonly FileChange[]): { changed: ChangeCounts; stats: CheckpointStats } {
-  const changed: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
-  const stats: CheckpointStats = { files: files.length, insertions: 0, deletions: 0 };
-  for (const f of files) {
-    if (f.status === 'added') changed.added++;
-    else if (f.status === 'deleted') changed.deleted++;
-    else changed.modified++; // modified, renamed, type-changed
-    stats.insertions += f.insertions;
-    stats.deletions += f.deletions;
-  }
-  return { changed, stats };
 }

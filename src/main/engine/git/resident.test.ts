@@ -1,0 +1,246 @@
+/**
+ * The resident git processes (residentReader.ts, residentDiffTree.ts) and the tree walk (treeWalk.ts) must
+ * answer exactly what one git process per call answers: compared here with git itself on real repositories.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, prng, tempDir, testSeed } from '../../../../test/helpers';
+import { diffTreeFiles } from './diffTree';
+import { gitEnv } from './env';
+import { ResidentDiffTree } from './residentDiffTree';
+import { ResidentReader } from './residentReader';
+import { GitRunner } from './runner';
+import { entryAtPath, peelTree } from './treeWalk';
+
+afterAll(cleanupTempDirs);
+
+interface Repo {
+  root: string;
+  git: GitRunner;
+  run(args: string[], input?: string): string;
+}
+
+function makeRepo(): Repo {
+  const root = tempDir('retrace-resident-');
+  const hooks = tempDir('retrace-hooks-');
+  const run = (args: string[], input?: string): string =>
+    execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@t', ...args], {
+      cwd: root,
+      env: gitEnv(),
+      input,
+      maxBuffer: 64 << 20,
+    }).toString('utf8');
+  run(['init', '-q']);
+  return { root, git: new GitRunner({ gitDir: path.join(root, '.git'), workTree: root, hooksDir: hooks }), run };
+}
+
+type Spec = Record<string, string | Buffer | { symlink: string }>;
+
+/** Replace the folder's files with `spec` and return its tree. */
+function treeOf(repo: Repo, spec: Spec): string {
+  for (const name of readdirSync(repo.root))
+    if (name !== '.git') rmSync(path.join(repo.root, name), { recursive: true, force: true });
+  for (const [rel, content] of Object.entries(spec)) {
+    const full = path.join(repo.root, rel);
+    mkdirSync(path.dirname(full), { recursive: true });
+    if (typeof content === 'object' && 'symlink' in content) symlinkSync(content.symlink, full);
+    else writeFileSync(full, content);
+  }
+  repo.run(['add', '-A']);
+  return repo.run(['write-tree']).trim();
+}
+
+const NAMES = [
+  'a.txt',
+  'with space.txt',
+  'new\nline.txt',
+  'ünïcödé/naïve.md',
+  'tab\tname',
+  'deep/er/still/file.ts',
+  'deep/er/other.ts',
+  'bin.dat',
+  'link',
+  'x/y',
+  'x/z z',
+  '4b825dc642cb6eb9a060e54bf8d69288fbee4904 4b825dc642cb6eb9a060e54bf8d69288fbee4904\n',
+  ':colon',
+  '1\t2\tlooks-like-numstat',
+];
+
+function randomSpec(r: ReturnType<typeof prng>, base: Spec | null): Spec {
+  const spec: Spec = {};
+  for (const name of NAMES) {
+    const had = base?.[name];
+    const roll = r.next();
+    if (had !== undefined && roll < 0.6)
+      spec[name] = had; // unchanged
+    else if (had !== undefined && roll < 0.7)
+      continue; // deleted
+    else if (had !== undefined && roll < 0.8 && typeof had === 'string') {
+      spec[`moved/${name.replace(/\//g, '_')}`] = had; // renamed (same content)
+    } else if (roll < 0.9) {
+      const kind = r.int(0, 3);
+      spec[name] =
+        kind === 0
+          ? { symlink: 'a.txt' }
+          : kind === 1
+            ? Buffer.from(Array.from({ length: 300 }, (_, i) => (i * r.int(1, 250)) % 256))
+            : `line ${r.int(0, 5)}\n`.repeat(r.int(1, 30)) + (kind === 2 ? 'no newline' : '');
+    }
+  }
+  // A "folder" path and a file of the same name never coexist.
+  if (Object.keys(spec).some((k) => k.startsWith('x/'))) delete spec['x'];
+  return spec;
+}
+
+describe('ResidentDiffTree', () => {
+  it.skipIf(!ResidentDiffTree.available())(
+    'answers every random tree pair exactly as one diff-tree process per pair does',
+    async () => {
+      const repo = makeRepo();
+      const r = prng(testSeed(1515));
+      const trees: string[] = [treeOf(repo, {})];
+      let spec: Spec | null = null;
+      for (let i = 0; i < 12; i++) {
+        spec = randomSpec(r, spec);
+        trees.push(treeOf(repo, spec));
+      }
+      const resident = new ResidentDiffTree(repo.git);
+      try {
+        // Pipelined: several requests in flight at once must each get their own answer.
+        const pairs = Array.from({ length: 30 }, () => [r.pick(trees), r.pick(trees)] as const);
+        const answers = await Promise.all(pairs.map(([a, b]) => resident.diff(a, b)));
+        for (let i = 0; i < pairs.length; i++) {
+          const [a, b] = pairs[i]!;
+          expect(answers[i], `${a} ${b}`).toEqual(await diffTreeFiles(repo.git, a, b));
+        }
+        // The pairs above did cover renames, binary files, type changes and odd names.
+        const all = answers.flat();
+        expect(all.some((f) => f.status === 'renamed')).toBe(true);
+        expect(all.some((f) => f.status === 'type-changed')).toBe(true);
+        expect(all.some((f) => f.binary)).toBe(true);
+        expect(all.some((f) => f.path.includes('\n'))).toBe(true);
+      } finally {
+        resident.close();
+      }
+    },
+  );
+
+  it.skipIf(!ResidentDiffTree.available())('replaces a killed process and answers again', async () => {
+    const repo = makeRepo();
+    const a = treeOf(repo, { 'a.txt': 'one\n' });
+    const b = treeOf(repo, { 'a.txt': 'one\ntwo\n', 'b.txt': 'b\n' });
+    const resident = new ResidentDiffTree(repo.git);
+    try {
+      const expected = await diffTreeFiles(repo.git, a, b);
+      expect(await resident.diff(a, b)).toEqual(expected);
+      const first = resident.process!;
+      const exited = new Promise((r) => first.once('close', r));
+      first.kill('SIGKILL');
+      await exited;
+      expect(await resident.diff(a, b)).toEqual(expected);
+      expect(resident.process).not.toBe(first);
+      // Killed with a request in flight: that request fails (its caller falls back), the next one answers.
+      const inFlight = resident.diff(b, a);
+      resident.process!.kill('SIGKILL');
+      await expect(inFlight).rejects.toThrow(/diff-tree/);
+      expect(await resident.diff(a, b)).toEqual(expected);
+    } finally {
+      resident.close();
+    }
+  });
+});
+
+describe('ResidentReader and the tree walk', () => {
+  it('reads what git reads, including objects written after it started (loose and in a new pack)', async () => {
+    const repo = makeRepo();
+    const tree = treeOf(repo, {
+      'a.txt': 'a\n',
+      'd/e/f.txt': 'f\n',
+      'with space/ü.md': 'u\n',
+      link: { symlink: 'a.txt' },
+    });
+    const commit = repo.run(['commit-tree', tree, '-m', 'one']).trim();
+    const reader = new ResidentReader(repo.git);
+    try {
+      expect(await reader.type(commit)).toBe('commit');
+      expect(await peelTree(reader, commit)).toBe(repo.run(['rev-parse', `${commit}^{tree}`]).trim());
+      expect(await peelTree(reader, tree)).toBe(tree);
+      expect(await reader.type('0'.repeat(40))).toBeNull();
+      // Written after the reader started: a loose blob, then a pack holding a new blob (its loose copy removed).
+      const loose = repo.run(['hash-object', '-w', '--stdin'], 'written later\n').trim();
+      expect((await reader.read(loose))?.body.toString()).toBe('written later\n');
+      const packed = repo.run(['hash-object', '-w', '--stdin'], 'packed later\n').trim();
+      repo.run([
+        'update-ref',
+        'refs/keep',
+        repo.run(['commit-tree', treeOf(repo, { p: 'packed later\n' }), '-m', 'p']).trim(),
+      ]);
+      repo.run(['repack', '-a', '-d', '-q']);
+      repo.run(['prune-packed']);
+      expect(existsSync(path.join(repo.root, '.git', 'objects', packed.slice(0, 2), packed.slice(2)))).toBe(false);
+      expect((await reader.read(packed))?.body.toString()).toBe('packed later\n');
+      // A killed process is replaced by the next read.
+      const first = reader.process!;
+      first.kill();
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await reader.read(loose))?.body.toString()).toBe('written later\n');
+      expect(reader.process).not.toBe(first);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('finds each path of a tree as ls-tree does (files, folders, links, absent and odd paths)', async () => {
+    const repo = makeRepo();
+    const tree = treeOf(repo, {
+      'a.txt': 'a\n',
+      'd/e/f.txt': 'f\n',
+      'd/e g/h': 'h\n',
+      'new\nline': 'n\n',
+      'ü/ñ.md': 'u\n',
+      link: { symlink: 'd' },
+      'x.y/z': 'z\n',
+    });
+    const reader = new ResidentReader(repo.git);
+    try {
+      const queries = ['a.txt', 'd', 'd/e', 'd/e/f.txt', 'd/e g/h', 'new\nline', 'ü/ñ.md', 'link', 'link/e', 'x.y/z'];
+      queries.push('missing', 'd/missing', 'a.txt/x', 'd/e/f.txt/deeper', 'x.y');
+      for (const q of queries) {
+        const out = repo.run(['ls-tree', '-z', '--full-tree', tree, '--', q]);
+        const rec = out.split('\0').find((r) => r.slice(r.indexOf('\t') + 1) === q);
+        const expected = rec
+          ? (([mode, type, id]) => ({ mode, type, id }))(rec.slice(0, rec.indexOf('\t')).split(' '))
+          : null;
+        expect(await entryAtPath(reader, tree, q), q).toEqual(expected);
+      }
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('lets a Node process exit while its resident processes are idle', () => {
+    const repo = makeRepo();
+    const tree = treeOf(repo, { 'a.txt': 'a\n' });
+    const script = `
+      import { GitRunner } from ${JSON.stringify(path.join(__dirname, 'runner.ts'))};
+      import { ResidentReader } from ${JSON.stringify(path.join(__dirname, 'residentReader.ts'))};
+      import { ResidentDiffTree } from ${JSON.stringify(path.join(__dirname, 'residentDiffTree.ts'))};
+      const git = new GitRunner(${JSON.stringify({ gitDir: path.join(repo.root, '.git'), workTree: repo.root, hooksDir: repo.root })});
+      const reader = new ResidentReader(git);
+      const t = await reader.read(${JSON.stringify(tree)});
+      const d = ResidentDiffTree.available() ? await new ResidentDiffTree(git).diff(${JSON.stringify(tree)}, '4b825dc642cb6eb9a060e54bf8d69288fbee4904') : [];
+      console.log(t.type, d.length);
+    `;
+    const file = path.join(tempDir('retrace-exit-'), 'idle.mts');
+    writeFileSync(file, script);
+    const started = Date.now();
+    const r = spawnSync(process.execPath, ['--import', 'tsx', file], { timeout: 20_000, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe(ResidentDiffTree.available() ? 'tree 1' : 'tree 0');
+    expect(r.status).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000); // not the reader's 30 s idle timer
+  });
+});

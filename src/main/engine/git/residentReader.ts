@@ -1,0 +1,73 @@
+import { ObjectReader, type GitObject } from './objectReader';
+import type { ObjectType } from './objects';
+import type { GitRunner } from './runner';
+
+/** An idle reader is closed after this long: a window left open does not keep a git process forever. */
+const IDLE_CLOSE_MS = 30_000;
+
+/**
+ * One `git cat-file --batch` kept for a repository's reads (commit → tree, object types, a file's bytes), so
+ * that a UI read costs pipe round trips instead of git process starts (issue 15). Opened on first use,
+ * replaced when its process died or failed, closed after IDLE_CLOSE_MS without reads and on close(). It only
+ * reads objects, so it never takes the writer lock (I10). git looks again for loose objects and new packs when
+ * an id is not found, so objects written after the process started are found too.
+ */
+export class ResidentReader {
+  private reader: ObjectReader | null = null;
+  private idle: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly git: GitRunner,
+    private readonly idleMs = IDLE_CLOSE_MS,
+  ) {}
+
+  /** The object, or null when the repository does not have it. */
+  async read(id: string): Promise<GitObject | null> {
+    try {
+      return await this.current().read(id);
+    } catch (e) {
+      // A reader that died (killed, or its process gone with a replaced pack) is replaced once.
+      if (this.reader?.usable !== false) throw e;
+      this.reader = null;
+      return await this.current().read(id);
+    } finally {
+      this.armIdle();
+    }
+  }
+
+  async type(id: string): Promise<ObjectType | null> {
+    return ((await this.read(id))?.type as ObjectType | undefined) ?? null;
+  }
+
+  /** Stop the process; a later read opens a new one (ShadowRepo.close ends it for good). */
+  close(): void {
+    this.closed = true;
+    this.drop();
+  }
+
+  /** The live process (tests). */
+  get process(): ObjectReader | null {
+    return this.reader;
+  }
+
+  private current(): ObjectReader {
+    this.closed = false;
+    if (!this.reader || !this.reader.usable) this.reader = ObjectReader.open(this.git, { resident: true });
+    return this.reader;
+  }
+
+  private armIdle(): void {
+    if (this.idle) clearTimeout(this.idle);
+    if (this.closed) return;
+    this.idle = setTimeout(() => this.drop(), this.idleMs);
+    this.idle.unref();
+  }
+
+  private drop(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    this.reader?.close();
+    this.reader = null;
+  }
+}
