@@ -12,11 +12,12 @@ import { relative, isAbsolute } from 'node:path';
 import { RetraceError } from '../../shared/errors';
 import type { MessageMeta, Role, SessionSource } from '../../shared/model';
 import type { MessageEvent, SessionOrigin } from '../engine/sessions/events';
+import { syncObjects } from '../engine/git/looseObject';
 import { commitMessage, publish } from '../engine/record';
 import { newMessageId, sessionRef } from '../engine/sessions/ids';
 import { StagedLog } from '../engine/sessions/stagedLog';
 import { sessionHeader, type CreateSessionOptions } from '../engine/sessions/store';
-import { archiveDir, archiveTranscript } from '../engine/storage/archive';
+import { archiveDir, stageArchive } from '../engine/storage/archive';
 import type { WorkspaceEngine } from '../engine/workspaceEngine';
 
 export interface ImportMessage {
@@ -108,6 +109,15 @@ export async function writeImportedSession(
   // The log is written aside as the messages come and put in place at the end (sessions/stagedLog.ts): no
   // message is held longer than its batch, and nothing is visible before all of it is.
   const log = new StagedLog(engine.sessions, input.id);
+  // The source kept before the session appears: compressed aside while the steps are written, put in place only
+  // when they all were (a failed import leaves no copy). Importing from the copy itself (`retrace import
+  // archive`) leaves it as it is.
+  const archiveSource = input.archiveSource ?? input.origin?.transcript;
+  const archiving =
+    archiveSource && !isInside(archiveDir(engine.ws), archiveSource)
+      ? stageArchive(engine.ws, input.id, archiveSource)
+      : null;
+  archiving?.catch(() => undefined); // awaited below; a failure meanwhile is not unhandled
   let placed = false;
   try {
     let batch: MessageEvent[] = [];
@@ -127,6 +137,7 @@ export async function writeImportedSession(
       counted = [];
     };
     let prev: string | null = null;
+    const written: string[] = [];
     let messages = 0;
     let checkpoints = 0;
     let hidden = 0;
@@ -147,7 +158,9 @@ export async function writeImportedSession(
             m.checkpoint.tree,
             prev,
             commitMessage(input.id, id, m.role, m.text, input.importer),
+            { durable: false }, // synced all at once below, before the log names them
           );
+          written.push(hash);
         } else {
           hash = m.checkpoint.hash;
           if (!(await shadow.commitExists(hash)))
@@ -164,16 +177,16 @@ export async function writeImportedSession(
       if (batch.length >= BATCH) await writeBatch();
     }
     if (batch.length > 0 || !headerWritten) await writeBatch();
-    // The source kept before the session appears: a failed copy leaves nothing half-imported. Importing from the
-    // copy itself (`retrace import archive`) leaves it as it is.
-    const archiveSource = input.archiveSource ?? input.origin?.transcript;
-    if (archiveSource && !isInside(archiveDir(engine.ws), archiveSource))
-      await archiveTranscript(engine.ws, input.id, archiveSource);
+    await syncObjects(shadow.gitDir, written);
+    if (archiving) await (await archiving).place();
     await publish(engine, input.id, log, { from: await shadow.readRef(sessionRef(input.id)), to: prev });
     placed = true;
     return { session: input.id, messages: messages - hidden, checkpoints, hidden };
   } finally {
-    if (!placed) log.discard();
+    if (!placed) {
+      log.discard();
+      await archiving?.then((a) => a.discard()).catch(() => undefined);
+    }
   }
 }
 

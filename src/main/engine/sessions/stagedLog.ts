@@ -64,7 +64,7 @@ export class StagedLog {
   private drain(): void {
     if (this.pending.length === 0) return;
     const bytes = Buffer.from(this.pending.join(''), 'utf8');
-    for (let off = 0; off < bytes.length; ) off += writeSync(this.open(), bytes, off);
+    for (let off = 0; off < bytes.length;) off += writeSync(this.open(), bytes, off);
     this.pending = [];
     this.pendingBytes = 0;
   }
