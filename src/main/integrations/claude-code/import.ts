@@ -31,6 +31,9 @@ import { saveOrigin } from './origin';
 import { backupReader } from './paths';
 import { reconstructSteps, type EditAccount, type FileState } from './reconstruct';
 
+/** Messages written between two full collections (each costs tens of milliseconds). */
+const COLLECT_EVERY_MESSAGES = 2000;
+
 export interface ClaudeImportOptions {
   file: string;
   /** The workspace; default: the transcript's cwd. */
@@ -139,6 +142,9 @@ export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promi
         for (let i = 0; i < convLeft.length; i++) {
           const m = convLeft[i]!;
           convLeft[i] = undefined;
+          // What was written is garbage (messages let go, their log lines, blobs): collect it now and then, so
+          // that the write never peaks above the read before it (memory.ts).
+          if (i > 0 && i % COLLECT_EVERY_MESSAGES === 0) collectNow();
           const meta: MessageMeta = { ...m.meta };
           const out: ImportMessage = { role: m.role, text: m.text, ts: m.ts, meta, hidden: m.hidden };
           const cp = checkpointAt.get(i);
