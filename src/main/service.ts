@@ -132,6 +132,7 @@ class Service implements RetraceService {
     for (const list of this.watchers.values()) for (const w of list) w.close();
     this.watchers.clear();
     this.listeners.clear();
+    for (const engine of this.engines.values()) await engine.closeShadow();
   }
 
   private emit(event: RetraceEvent): void {

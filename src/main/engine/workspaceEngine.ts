@@ -111,6 +111,13 @@ export class WorkspaceEngine implements WorkspaceContext {
     return this.shadowRepo;
   }
 
+  /** Stop the shadow repository's resident git processes (they also stop by themselves when idle). */
+  async closeShadow(): Promise<void> {
+    const opening = this.shadowRepo;
+    this.shadowRepo = null;
+    (await opening?.catch(() => null))?.close();
+  }
+
   appendEvents(session: string, events: (MessageEvent | RewindEvent | UnrewindEvent)[]): void {
     assertLockHeld(this.ws); // a writer whose lock was taken over stops before its next log line
     const { repairedTornLine } = this.sessions.append(session, events);

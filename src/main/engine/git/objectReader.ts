@@ -58,7 +58,9 @@ export class ObjectReader {
   }
 
   static open(git: GitRunner, opts: { resident?: boolean } = {}): ObjectReader {
-    return new ObjectReader(git.spawnReader(['cat-file', '--batch']), git.workTree, opts.resident === true);
+    const resident = opts.resident === true;
+    const child = git.spawnReader(['cat-file', '--batch'], { resident });
+    return new ObjectReader(child, resident ? git.gitDir : git.workTree, resident);
   }
 
   /** False once the process failed or ended: its owner opens another. */

@@ -73,7 +73,7 @@ export class ResidentDiffTree {
   private current(): ChildProcessWithoutNullStreams {
     if (this.child) return this.child;
     const args = ['diff-tree', '--stdin', ...DIFF_FILES_ARGS, '--always'];
-    const child = this.git.spawnReader(args, { lineBuffered: true, withoutIndex: true });
+    const child = this.git.spawnReader(args, { lineBuffered: true, withoutIndex: true, resident: true });
     this.child = child;
     this.len = 0;
     this.walked = 0;

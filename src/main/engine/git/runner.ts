@@ -158,14 +158,16 @@ export class GitRunner {
    */
   spawnReader(
     args: readonly string[],
-    opts: { lineBuffered?: boolean; withoutIndex?: boolean } = {},
+    opts: { lineBuffered?: boolean; withoutIndex?: boolean; resident?: boolean } = {},
   ): ChildProcessWithoutNullStreams {
     const gitArgs = [...this.prefixFor(true), ...args];
     // lineBuffered: git block-buffers stdout on a pipe; under `stdbuf -oL` (coreutils) it flushes at each
     // newline, so a request/response reader gets its answer without closing stdin (residentDiffTree.ts).
     const [cmd, argv] = opts.lineBuffered ? ['stdbuf', ['-oL', 'git', ...gitArgs]] : ['git', gitArgs];
     return spawn(cmd, argv, {
-      cwd: this.workTree,
+      // A resident reader runs in the repository, not the user's folder: a process that lives on must not keep
+      // that folder's disk busy (an unmount, a USB stick taken away); it reads only objects.
+      cwd: opts.resident ? this.gitDir : this.workTree,
       env: opts.withoutIndex ? this.envWithoutIndex : this.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,

@@ -18,6 +18,7 @@ import { mergeTrees, type TreeMerge } from '../git/mergeTree';
 import { replaceInTree, type TreeEdit } from '../git/replaceInTree';
 import { EMPTY_TREE, parentOf, peelToTree, reachableCommits } from '../git/objects';
 import { ObjectReader } from '../git/objectReader';
+import { ASK_GIT, LooseRefs } from '../git/looseRefs';
 import { ResidentDiffTree } from '../git/residentDiffTree';
 import { ResidentReader } from '../git/residentReader';
 import { entryAtPath, peelTree, type PathEntry } from '../git/treeWalk';
@@ -66,6 +67,8 @@ export class ShadowRepo {
   private readonly objects: ResidentReader;
   /** One resident `diff-tree --stdin` for diffs where the platform allows it (null: a process per diff). */
   private readonly differ: ResidentDiffTree | null;
+  /** refs/retrace/… read and moved in-process with git's lock protocol (git for anything unusual). */
+  private readonly refs: LooseRefs;
 
   private constructor(
     readonly ws: WorkspaceRef,
@@ -76,6 +79,7 @@ export class ShadowRepo {
     this.doctor = new ShadowDoctor(this.gitDir, ws.root, ws.dir);
     this.objects = new ResidentReader(git);
     this.differ = ResidentDiffTree.available() ? new ResidentDiffTree(git) : null;
+    this.refs = new LooseRefs(this.gitDir, this.objects);
   }
 
   /** Stop the resident git processes (idle ones never keep Node alive, and stop by themselves after a while). */
@@ -213,13 +217,19 @@ export class ShadowRepo {
 
   async readRef(ref: string): Promise<string | null> {
     assertRef(ref);
-    return this.guard(() => refs.readRef(this.git, ref));
+    return this.guard(async () => {
+      const value = await this.refs.read(ref);
+      return value === ASK_GIT ? refs.readRef(this.git, ref) : value;
+    });
   }
 
   /** expectedOld: undefined = no check; null = must not exist yet; a hash = must still be there (else E_GIT). */
   async updateRef(ref: string, hash: string, expectedOld?: string | null): Promise<void> {
     assertRef(ref);
-    return this.guard(() => refs.updateRef(this.git, ref, hash, expectedOld));
+    return this.guard(async () => {
+      if ((await this.refs.update(ref, hash, expectedOld)) === ASK_GIT)
+        await refs.updateRef(this.git, ref, hash, expectedOld);
+    });
   }
 
   async deleteRef(ref: string): Promise<void> {
