@@ -11,73 +11,19 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHAIN_SOURCE, chainTranscript } from './claudeChain';
 
 const args = process.argv.slice(2);
 const mbAt = args.indexOf('--mb');
 const targetMb = mbAt >= 0 ? Number(args[mbAt + 1]) : 100;
 const valueAt = new Set([mbAt + 1, args.indexOf('--out') + 1].filter((i) => i > 0));
-const source =
-  args.find((a, i) => !a.startsWith('--') && !valueAt.has(i)) ??
-  '../shared/fixtures/claude-code/04-asymbridge-v2.1.50-progress-compaction/full.jsonl';
-
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const IDS = /\b(toolu|msg|req)_[A-Za-z0-9]+/g;
-const fresh = (id: string, copy: number) => {
-  const h = createHash('sha256').update(`${copy}:${id}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-};
+const source = args.find((a, i) => !a.startsWith('--') && !valueAt.has(i)) ?? CHAIN_SOURCE;
 
 function synthesise(out: string): { bytes: number; copies: number } {
-  const lines = readFileSync(source, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim());
-  const sessionId = /"sessionId":"([^"]+)"/.exec(lines.join('\n'))?.[1] ?? '';
-  const fd = openSync(out, 'w');
-  let bytes = 0;
-  let copies = 0;
-  let lastTalk: string | null = null;
-  try {
-    while (bytes < targetMb * 2 ** 20) {
-      const shift = copies * 86_400_000; // one day later per copy, so times keep growing
-      let newestTalk: string | null = null;
-      for (const raw of lines) {
-        let text = raw
-          .replace(UUID, (u) => (u === sessionId ? u : fresh(u, copies)))
-          .replace(IDS, (id, kind: string) => `${kind}_${fresh(id, copies).replace(/-/g, '')}`)
-          .replace(/"timestamp":"([^"]+)"/, (_m, ts: string) => {
-            const t = Date.parse(ts);
-            return `"timestamp":"${Number.isNaN(t) ? ts : new Date(t + shift).toISOString()}"`;
-          });
-        if (copies > 0 && text.includes('"parentUuid":null') && !text.includes('compact_boundary') && lastTalk) {
-          // The copy's first line continues the previous copy: one long conversation, not a new start.
-          text = text.replace('"parentUuid":null', `"parentUuid":"${lastTalk}"`);
-          lastTalk = null;
-        }
-        const d = JSON.parse(text) as { type?: string; uuid?: string; isSidechain?: boolean };
-        if ((d.type === 'user' || d.type === 'assistant') && d.uuid && !d.isSidechain) newestTalk = d.uuid;
-        bytes += writeSync(fd, text + '\n');
-      }
-      lastTalk = newestTalk;
-      copies++;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return { bytes, copies };
+  return chainTranscript(source, out, targetMb * 2 ** 20);
 }
 
 const readOnly = args.includes('--read-only');

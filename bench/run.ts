@@ -4,7 +4,7 @@
  * docs/benchmarks.md. `npm run bench -- --quick`: 1k and 10k files at a quarter of the sizes, fewer runs.
  *
  * Flags: --quick, --sizes 1000,10000, --methods raw-git,legacy,…, --ops incremental-checkpoint,…, --seed N,
- * --out FILE, --no-docs,
+ * --out FILE, --no-docs, --imports 1,10,100 (MB; --imports none skips; with --ops, only when it lists import),
  * --keep (leave the run's copies).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -25,6 +25,7 @@ import { hookServerPaths, pidAlive } from '../src/main/cli/hookServer/paths';
 import type { MessageEvent } from '../src/main/engine/sessions/events';
 import type { RetraceMethod } from './methods/retrace';
 import type { BenchMethod, MethodName, Operation } from './methods/types';
+import { benchImports, importMarkdown, type ImportRow } from './importRows';
 import { cpuMs, measurePeak, run } from './proc';
 import { describeCounts, takeCounts, type ProcessCounts } from './processCount';
 import { renderMarkdown, type ReportNotes } from './report';
@@ -561,6 +562,13 @@ async function main(): Promise<void> {
     if (!flag('--keep')) await rm(runDir, { recursive: true, force: true });
   }
 
+  const importSizes = option('--imports') ?? '1,10,100';
+  const importRows: ImportRow[] =
+    importSizes !== 'none' && (!OPS_ONLY || OPS_ONLY.includes('import' as Operation))
+      ? benchImports(REPO, importSizes.split(',').map(Number), log)
+      : [];
+  if (importRows.length > 0) (results as BenchResults & { imports?: ImportRow[] }).imports = importRows;
+
   results.machine.loadAverage.end = os.loadavg().map((x) => Math.round(x * 100) / 100);
   results.targets = judgeTargets(results);
   await mkdir(path.dirname(OUT), { recursive: true });
@@ -601,7 +609,7 @@ async function main(): Promise<void> {
     const marker = '<!-- analysis: kept by the runner -->';
     const analysis = previous.includes(marker) ? previous.slice(previous.indexOf(marker)) : `${marker}\n`;
     await mkdir(path.dirname(DOCS), { recursive: true });
-    await writeFile(DOCS, `${renderMarkdown(results, notes, cpuByRow)}\n${analysis}`);
+    await writeFile(DOCS, `${renderMarkdown(results, notes, cpuByRow)}\n${importMarkdown(importRows)}\n${analysis}`);
     log(`wrote ${path.relative(REPO, DOCS)}`);
   }
 }

@@ -11,10 +11,12 @@ import { RetraceError } from '../../shared/errors';
 import type { ChangeCounts, CheckpointStats, MessageMeta, NotCaptured, Role, SessionSource } from '../../shared/model';
 import type { WorkspaceContext } from './context';
 import { fault } from './faults';
+import { assertLockHeld } from './lock';
 import { unavailable } from './read/resolve';
 import { newMessageId, newSessionId, sessionRef, assertSessionId } from './sessions/ids';
 import type { MessageEvent, SessionOrigin } from './sessions/events';
 import { assertWritable, readPulled } from './sessions/pulled';
+import { StagedLog } from './sessions/stagedLog';
 import type { CreateSessionOptions } from './sessions/store';
 import type { SnapshotProgress } from './shadow';
 import { step } from './stepTrace';
@@ -107,17 +109,24 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
 }
 
 /**
- * Make already-committed checkpoints part of a session: journal, append the log lines, move the session ref,
- * clear the journal. `tip.to` null: no checkpoint among the events (the ref stays).
+ * Make already-committed checkpoints part of a session: journal, append the log lines (or place a staged log,
+ * sessions/stagedLog.ts), move the session ref, clear the journal. `tip.to` null: no checkpoint among the events (the ref stays).
  */
 export async function publish(
   ctx: WorkspaceContext,
   session: string,
-  events: MessageEvent[],
+  events: MessageEvent[] | StagedLog,
   tip: { from: string | null; to: string | null },
 ): Promise<void> {
+  // The log step: append the lines, or put a log written aside in place whole (a long import).
+  const writeLog = () => {
+    if (events instanceof StagedLog) {
+      assertLockHeld(ctx.ws);
+      events.place();
+    } else if (events.length > 0) ctx.appendEvents(session, events);
+  };
   if (tip.to === null) {
-    if (events.length > 0) ctx.appendEvents(session, events);
+    writeLog();
     return;
   }
   const shadow = await ctx.shadow();
@@ -125,7 +134,7 @@ export async function publish(
     ctx.journal.write({ kind: 'checkpoint', ts: new Date().toISOString(), session, hash: tip.to!, oldTip: tip.from }),
   );
   fault('checkpoint:after-journal');
-  if (events.length > 0) await step('append', () => ctx.appendEvents(session, events));
+  await step('append', writeLog);
   fault('checkpoint:after-append');
   await step('ref', () => shadow.updateRef(sessionRef(session), tip.to!, tip.from));
   fault('checkpoint:after-ref');

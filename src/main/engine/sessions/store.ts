@@ -30,6 +30,19 @@ export interface CreateSessionOptions {
   origin?: SessionOrigin;
 }
 
+/** A new session's first line. */
+export function sessionHeader(id: string, opts: CreateSessionOptions = {}): SessionHeader {
+  return {
+    type: 'session',
+    v: 1,
+    id,
+    title: opts.title ?? '',
+    source: opts.source ?? 'cli',
+    createdAt: opts.createdAt ?? new Date().toISOString(),
+    ...(opts.origin ? { origin: opts.origin } : {}),
+  };
+}
+
 export class SessionStore {
   readonly dir: string;
 
@@ -71,15 +84,7 @@ export class SessionStore {
   create(id: string, opts: CreateSessionOptions = {}): SessionHeader {
     const file = this.file(id);
     mkdirPrivateSync(this.dir);
-    const header: SessionHeader = {
-      type: 'session',
-      v: 1,
-      id,
-      title: opts.title ?? '',
-      source: opts.source ?? 'cli',
-      createdAt: opts.createdAt ?? new Date().toISOString(),
-      ...(opts.origin ? { origin: opts.origin } : {}),
-    };
+    const header = sessionHeader(id, opts);
     let fd: number;
     try {
       fd = openPrivateSync(file, 'wx');

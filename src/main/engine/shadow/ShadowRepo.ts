@@ -13,7 +13,7 @@ import { GitError, toRetraceError } from '../git/errors';
 import { assertSha1, initShadowRepo } from '../git/init';
 import { listIndex } from '../git/lsFiles';
 import { lsTree } from '../git/lsTree';
-import { writeLooseObject } from '../git/looseObject';
+import { writeLooseObject, writeLooseObjectSync } from '../git/looseObject';
 import { mergeTrees, type TreeMerge } from '../git/mergeTree';
 import { replaceInTree, type TreeEdit } from '../git/replaceInTree';
 import { EMPTY_TREE, parentOf, peelToTree, reachableCommits } from '../git/objects';
@@ -196,8 +196,17 @@ export class ShadowRepo {
     return (rel) => isHardExcluded(rel) || (dataRel !== null && (rel === dataRel || rel.startsWith(dataRel + '/')));
   }
 
-  async commit(tree: string, parent: string | null, message: string): Promise<string> {
-    const hash = await this.guard(() => this.writeCommit(tree, parent, message));
+  /**
+   * `durable: false` (an import's thousands of commits): written without syncing, the caller syncs them all with
+   * `syncObjects` before a log line names them.
+   */
+  async commit(
+    tree: string,
+    parent: string | null,
+    message: string,
+    opts: { durable?: boolean } = {},
+  ): Promise<string> {
+    const hash = await this.guard(() => this.writeCommit(tree, parent, message, opts.durable !== false));
     this.trees.set(hash, tree);
     return hash;
   }
@@ -207,15 +216,30 @@ export class ShadowRepo {
    * git's own checks first (the tree is a tree, the parent a commit); anything git would word differently
    * (a failed check, a message git would rewrite) goes to git, which answers as it always did.
    */
-  private async writeCommit(tree: string, parent: string | null, message: string): Promise<string> {
+  private async writeCommit(tree: string, parent: string | null, message: string, durable: boolean): Promise<string> {
     const fits =
       storedVerbatim(message) &&
       OID.test(tree) &&
       (parent === null || OID.test(parent)) &&
-      (await this.objects.type(tree)) === 'tree' &&
-      (parent === null || (await this.objects.type(parent)) === 'commit');
+      (this.trees.get(tree) === tree || (await this.objects.type(tree)) === 'tree') &&
+      (parent === null || this.knownCommit(parent) || (await this.objects.type(parent)) === 'commit');
     if (!fits) return commitTree(this.git, tree, parent, message);
-    return writeLooseObject(this.gitDir, 'commit', commitBody(tree, parent, message, gitNow()));
+    const body = commitBody(tree, parent, message, gitNow());
+    return durable ? writeLooseObject(this.gitDir, 'commit', body) : writeLooseObjectSync(this.gitDir, 'commit', body);
+  }
+
+  /**
+   * A tree this process wrote itself (buildTree.ts): a commit on it needs no type check by git (an import makes
+   * thousands, and each check is a round trip to another process).
+   */
+  noteTree(tree: string): void {
+    this.trees.set(tree, tree);
+  }
+
+  /** A commit this process made or peeled (the tree cache maps it to its tree). */
+  private knownCommit(id: string): boolean {
+    const tree = this.trees.get(id);
+    return tree !== undefined && tree !== id;
   }
 
   async readRef(ref: string): Promise<string | null> {

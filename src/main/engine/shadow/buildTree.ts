@@ -10,7 +10,7 @@
  * objects are written into the shadow repository).
  */
 import { RetraceError } from '../../../shared/errors';
-import { syncObjects, writeLooseObject } from '../git/looseObject';
+import { syncObjects, writeLooseObjectSync } from '../git/looseObject';
 import type { ObjectReader } from '../git/objectReader';
 import { encodeTree, isTreeMode, parseTree, TREE_MODE } from '../git/treeObject';
 import type { ShadowRepo } from './ShadowRepo';
@@ -41,18 +41,22 @@ export class TreeBuilder {
   private readonly baseFolders = new Map<string, Folder>();
 
   private constructor(
-    private readonly gitDir: string,
+    private readonly shadow: ShadowRepo,
     private readonly reader: ObjectReader,
     private readonly baseTree: string,
     private root: Folder,
-  ) {}
+  ) {
+    this.gitDir = shadow.gitDir;
+  }
+
+  private readonly gitDir: string;
 
   /** Start from `baseTree` (a tree or commit id) of the workspace's shadow repository. */
   static async open(shadow: ShadowRepo, baseTree: string): Promise<TreeBuilder> {
     const reader = shadow.objectReader();
     try {
       const tree = await shadow.treeOf(baseTree);
-      return new TreeBuilder(shadow.gitDir, reader, tree, await readFolder(reader, tree));
+      return new TreeBuilder(shadow, reader, tree, await readFolder(reader, tree));
     } catch (e) {
       reader.close();
       throw e;
@@ -71,7 +75,9 @@ export class TreeBuilder {
         await this.set(segs, { mode, id: await this.blob(edit) });
       }
     }
-    return this.writeFolder(this.root);
+    const tree = await this.writeFolder(this.root);
+    this.shadow.noteTree(tree); // the commit on it then skips git's type check
+    return tree;
   }
 
   /** Make every object written so far durable: once, before the import's log lines name them. */
@@ -85,7 +91,7 @@ export class TreeBuilder {
   }
 
   private async put(type: 'blob' | 'tree', body: Buffer): Promise<string> {
-    const id = await writeLooseObject(this.gitDir, type, body, { durable: false });
+    const id = writeLooseObjectSync(this.gitDir, type, body);
     this.written.add(id);
     return id;
   }

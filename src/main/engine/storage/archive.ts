@@ -5,17 +5,17 @@
  * replaces both; `retrace import archive SESSION` imports again from the copy when the source is gone.
  * Everything is private (0600, privateFs) and written temp-then-rename, so a copy is whole or absent.
  */
-import { promises as fs } from 'node:fs';
+import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gunzip } from 'node:zlib';
 import { RetraceError } from '../../../shared/errors';
-import { mkdirPrivate, writeFilePrivate } from '../privateFs';
+import { mkdirPrivate, PRIVATE_FILE_MODE, writeFilePrivate } from '../privateFs';
 import { assertSessionId } from '../sessions/ids';
 import type { WorkspaceRef } from '../workspace';
 import { dirBytes } from './dirBytes';
 
-const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 export interface ArchiveInfo {
@@ -37,14 +37,51 @@ function files(ws: WorkspaceRef, session: string): { data: string; info: string 
 
 /** Keep a compressed copy of `source` for `session`, replacing an older one. */
 export async function archiveTranscript(ws: WorkspaceRef, session: string, source: string): Promise<ArchiveInfo> {
-  const raw = await fs.readFile(source);
-  const info: ArchiveInfo = { source: path.resolve(source), bytes: raw.length, archivedAt: new Date().toISOString() };
+  return (await stageArchive(ws, session, source)).place();
+}
+
+/** A copy compressed aside: `place` makes it the session's (replacing an older one), `discard` drops it. */
+export interface StagedArchive {
+  place(): Promise<ArchiveInfo>;
+  discard(): Promise<void>;
+}
+
+/**
+ * Compress `source` to a file beside the archive, streaming (a 100 MB transcript is never held whole; issue 15),
+ * so that an import can run it while it writes its steps and keep it only if the import succeeds. Level 6: about
+ * 1% larger than 9 on transcripts, in about half the time.
+ */
+export async function stageArchive(ws: WorkspaceRef, session: string, source: string): Promise<StagedArchive> {
   const f = files(ws, session);
   await mkdirPrivate(archiveDir(ws));
-  // Data first, then its description: an info file always describes a whole copy.
-  await replacePrivate(f.data, await gzipAsync(raw, { level: 9 }));
-  await replacePrivate(f.info, JSON.stringify(info) + '\n');
-  return info;
+  const tmp = `${f.data}.${process.pid}.tmp`;
+  let bytes = 0;
+  try {
+    await pipeline(
+      createReadStream(source),
+      async function* count(chunks: AsyncIterable<Buffer>) {
+        for await (const c of chunks) {
+          bytes += c.length;
+          yield c;
+        }
+      },
+      createGzip({ level: 6 }),
+      createWriteStream(tmp, { mode: PRIVATE_FILE_MODE }),
+    );
+  } catch (e) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+  return {
+    async place() {
+      const info: ArchiveInfo = { source: path.resolve(source), bytes, archivedAt: new Date().toISOString() };
+      // Data first, then its description: an info file always describes a whole copy.
+      await fs.rename(tmp, f.data);
+      await replacePrivate(f.info, JSON.stringify(info) + '\n');
+      return info;
+    },
+    discard: () => fs.rm(tmp, { force: true }),
+  };
 }
 
 export async function readArchiveInfo(ws: WorkspaceRef, session: string): Promise<ArchiveInfo | null> {

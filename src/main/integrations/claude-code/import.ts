@@ -24,11 +24,15 @@ import {
   type ImportOutcome,
 } from '../importSession';
 import { readConversation, type Conversation, type HiddenReason } from './conversation';
+import type { ConversationMessage } from './types';
 import { isTalk } from './labels';
 import { collectNow } from './memory';
 import { saveOrigin } from './origin';
 import { backupReader } from './paths';
 import { reconstructSteps, type EditAccount, type FileState } from './reconstruct';
+
+/** Messages written between two full collections (each costs tens of milliseconds). */
+const COLLECT_EVERY_MESSAGES = 2000;
 
 export interface ClaudeImportOptions {
   file: string;
@@ -120,48 +124,60 @@ export async function importClaudeCodeDetailed(opts: ClaudeImportOptions): Promi
     const shadow = await engine.shadow();
     const base = (await shadow.snapshotTree()).tree;
     const checkpointAt = new Map(rec.checkpoints.map((c) => [c.messageIndex, c]));
+    rec.checkpoints.length = 0; // held by checkpointAt alone, which lets each go once its step is written
     const paths = rec.touched.filter((p) => !isHardExcluded(p));
     const excluded = rec.touched.filter((p) => isHardExcluded(p));
     if (excluded.length > 0) warnings.push(`not rebuilt (excluded from checkpoints): ${excluded.join(', ')}`);
     if (missing.length > 0)
       warnings.push(`${missing.length} file edit(s) could not be rebuilt (see reconstructed.missing for why)`);
 
-    const builder = await TreeBuilder.open(shadow, base);
-    const messages: ImportMessage[] = [];
-    try {
-      const last = new Map<string, FileState | 'base'>();
-      let tree: string | null = null;
-      for (const [i, m] of convMessages.entries()) {
-        const meta: MessageMeta = { ...m.meta };
-        const out: ImportMessage = { role: m.role, text: m.text, ts: m.ts, meta, hidden: m.hidden };
-        const cp = checkpointAt.get(i);
-        if (cp) {
-          const edits = new Map<string, TreeEdit>();
-          for (const p of paths) {
-            const want: FileState | 'base' = cp.states.has(p) ? cp.states.get(p)! : 'base';
-            if (last.has(p) && last.get(p) === want) continue;
-            last.set(p, want);
-            edits.set(p, want === 'base' ? 'base' : want === null ? null : Buffer.from(want, 'utf8'));
+    // Each step's tree is built when the write reaches it, and each message let go once it is written: the
+    // transcript's messages are never copied whole (issue 15).
+    const convLeft: (ConversationMessage | undefined)[] = convMessages;
+    async function* steps(): AsyncGenerator<ImportMessage> {
+      const builder = await TreeBuilder.open(shadow, base);
+      try {
+        const last = new Map<string, FileState | 'base'>();
+        let tree: string | null = null;
+        for (let i = 0; i < convLeft.length; i++) {
+          const m = convLeft[i]!;
+          convLeft[i] = undefined;
+          // What was written is garbage (messages let go, their log lines, blobs): collect it now and then, so
+          // that the write never peaks above the read before it (memory.ts).
+          if (i > 0 && i % COLLECT_EVERY_MESSAGES === 0) collectNow();
+          const meta: MessageMeta = { ...m.meta };
+          const out: ImportMessage = { role: m.role, text: m.text, ts: m.ts, meta, hidden: m.hidden };
+          const cp = checkpointAt.get(i);
+          checkpointAt.delete(i);
+          if (cp) {
+            const edits = new Map<string, TreeEdit>();
+            for (const p of paths) {
+              const want: FileState | 'base' = cp.states.has(p) ? cp.states.get(p)! : 'base';
+              if (last.has(p) && last.get(p) === want) continue;
+              last.set(p, want);
+              edits.set(p, want === 'base' ? 'base' : want === null ? null : Buffer.from(want, 'utf8'));
+            }
+            // A step that changed nothing has the tree of the step before: no git call for it.
+            if (edits.size > 0 || tree === null) tree = await builder.write(edits);
+            out.checkpoint = { tree };
+            const files = cp.rebuilt.filter((p) => !isHardExcluded(p));
+            const notRebuilt = [...cp.missing, ...cp.rebuilt.filter((p) => isHardExcluded(p))];
+            if (files.length > 0 || notRebuilt.length > 0) meta.reconstructed = { files, missing: notRebuilt };
+            files.forEach((f) => allRebuilt.add(f));
           }
-          // A step that changed nothing has the tree of the step before: no git call for it.
-          if (edits.size > 0 || tree === null) tree = await builder.write(edits);
-          out.checkpoint = { tree };
-          const files = cp.rebuilt.filter((p) => !isHardExcluded(p));
-          const notRebuilt = [...cp.missing, ...cp.rebuilt.filter((p) => isHardExcluded(p))];
-          if (files.length > 0 || notRebuilt.length > 0) meta.reconstructed = { files, missing: notRebuilt };
-          files.forEach((f) => allRebuilt.add(f));
+          yield out;
         }
-        messages.push(out);
+        // The trees' objects durable before the log that names them is put in place.
+        await builder.flush();
+      } finally {
+        builder.dispose();
       }
-      await builder.flush();
-    } finally {
-      builder.dispose();
     }
     const written = await writeImportedSession(engine, {
       id: session,
       ...(title ? { title } : {}),
       source: 'claude-code',
-      messages,
+      messages: steps(),
       importer: 'claude-code',
       origin: { kind: 'claude-code', transcript: opts.file, sessionId: session, cwd: transcriptCwd ?? cwd },
     });
