@@ -151,6 +151,28 @@ describe('service', () => {
     await service.close();
   });
 
+  it("timeline anchor 'latest-checkpoint': the page that holds the latest checkpoint, else the last page", async () => {
+    const { root, service, workspace, engine } = await setup();
+    const texts = ['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6'];
+    for (const [i, text] of texts.entries()) {
+      if (i === 1 || i === 4) writeFileSync(join(root, 'a.txt'), `${text}\n`);
+      await engine.record({ session: 's', role: 'user', text, checkpoint: i === 1 || i === 4 });
+      await engine.record({ session: 'plain', role: 'user', text });
+    }
+    const ask = (session: string, extra: object) =>
+      service.dispatch('timeline', { workspace, session, limit: 3, ...extra });
+    // Rows 0..6, latest checkpoint at row 4: the page of rows 3..5, exactly as asked for by its offset.
+    const anchored = await ask('s', { offset: 0, anchor: 'latest-checkpoint' });
+    expect(anchored.ok && anchored.value.offset).toBe(3);
+    expect(anchored.ok && anchored.value.messages.map((m) => m.text)).toEqual(['m3', 'm4', 'm5']);
+    expect(anchored).toEqual(await ask('s', { offset: 3 }));
+    // No checkpoint: the last page (row 6).
+    const last = await ask('plain', { offset: 0, anchor: 'latest-checkpoint' });
+    expect(last).toEqual(await ask('plain', { offset: 6 }));
+    expect(last.ok && last.value.messages.map((m) => m.text)).toEqual(['m6']);
+    await service.close();
+  });
+
   it('pushes messages-appended when another writer appends to a session log', async () => {
     const { service, engine } = await setup();
     await engine.record({ session: 'live', role: 'user', text: 'first' });

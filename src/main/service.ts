@@ -346,11 +346,12 @@ class Service implements RetraceService {
     list.forEach((m, index) => {
       if (m.hash) checkpoints.push({ index, messageId: m.id, hash: m.hash });
     });
+    const offset = req.anchor ? anchoredOffset(list.length, checkpoints, req.limit) : req.offset;
     return {
       session: s.header.id,
       total: list.length,
-      offset: req.offset,
-      messages: await withLabels(engine, list.slice(req.offset, req.offset + req.limit).map(withoutDetails)),
+      offset,
+      messages: await withLabels(engine, list.slice(offset, offset + req.limit).map(withoutDetails)),
       checkpoints,
       ...(missed.length > 0 ? { missed } : {}),
     };
@@ -468,4 +469,10 @@ class Service implements RetraceService {
     for (const w of list) w.on('error', () => w.close());
     this.watchers.set(id, list);
   }
+}
+
+/** The start of the page (of `limit` rows) that holds the latest checkpoint, or of the last page. */
+function anchoredOffset(total: number, checkpoints: CheckpointRef[], limit: number): number {
+  const row = checkpoints.at(-1)?.index ?? total - 1;
+  return Math.max(0, Math.floor(row / limit) * limit);
 }
