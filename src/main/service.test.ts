@@ -173,6 +173,36 @@ describe('service', () => {
     await service.close();
   });
 
+  it('prepare() reads the initial folder ahead and starts nothing; the window then sees what it would have', async () => {
+    const home = tempHome();
+    const root = makeWorkspace({ 'a.txt': 'one\n' });
+    const writer = new WorkspaceEngine(await resolveWorkspace(root, { dataHome: home }));
+    await writer.record({ session: 's', role: 'user', text: 'before', checkpoint: true });
+    const firstView = async (service: ReturnType<typeof createService>) => {
+      const init = await service.dispatch('init', {});
+      const workspace = init.ok ? init.value.workspace!.id : '';
+      return {
+        sessions: await service.dispatch('listSessions', { workspace }),
+        page: await service.dispatch('timeline', { workspace, session: 's', anchor: 'latest-checkpoint' }),
+      };
+    };
+    const prepared = createService({ host: 'serve', dataHome: home, initialWorkspace: root });
+    await prepared.prepare();
+    // Nothing a window's opening does: the folder is not in the recent list yet.
+    expect(await prepared.dispatch('recentWorkspaces', {})).toEqual({ ok: true, value: [] });
+    // Written after the read-ahead: the window still sees it.
+    await writer.record({ session: 's', role: 'assistant', text: 'after' });
+    const seen = await firstView(prepared);
+    expect(seen.page.ok && seen.page.value.messages.map((m) => m.text)).toEqual(['before', 'after']);
+    expect(await prepared.dispatch('recentWorkspaces', {})).toEqual({ ok: true, value: [root] });
+    const plain = createService({ host: 'serve', dataHome: home, initialWorkspace: root, watch: false });
+    expect(seen).toEqual(await firstView(plain));
+    await Promise.all([prepared.close(), plain.close()]);
+    // No initial folder, or one that cannot be opened: nothing to do, nothing thrown.
+    await createService({ host: 'serve', dataHome: home }).prepare();
+    await createService({ host: 'serve', dataHome: home, initialWorkspace: join(root, 'missing') }).prepare();
+  });
+
   it('pushes messages-appended when another writer appends to a session log', async () => {
     const { service, engine } = await setup();
     await engine.record({ session: 'live', role: 'user', text: 'first' });

@@ -45,6 +45,8 @@ export const command: Command = {
     ctx.out.result({ url: host.url, port: host.port, workspace: initialWorkspace ?? null }, () => host.url);
     if (!ctx.json) ctx.out.note(`serving ${initialWorkspace ?? '(no folder yet)'} on port ${host.port}; Ctrl+C stops`);
     if (!ctx.values['no-open']) openBrowser(host.url);
+    // While the page loads its script, fold the folder's session logs, so its first requests find them read.
+    setImmediate(() => void service.prepare());
 
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
