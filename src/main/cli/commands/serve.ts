@@ -40,13 +40,14 @@ export const command: Command = {
       port,
       // Kept across restarts (per data home), so an open tab reconnects to a restarted server on the same port.
       token: persistentToken(join(dataHome, 'serve-token')),
+      // While the browser compiles the page's script (not before: the page's own files come first), fold the
+      // folder's session logs, so that its first requests find them read.
+      onScriptSent: () => void service.prepare(),
     });
 
     ctx.out.result({ url: host.url, port: host.port, workspace: initialWorkspace ?? null }, () => host.url);
     if (!ctx.json) ctx.out.note(`serving ${initialWorkspace ?? '(no folder yet)'} on port ${host.port}; Ctrl+C stops`);
     if (!ctx.values['no-open']) openBrowser(host.url);
-    // While the page loads its script, fold the folder's session logs, so its first requests find them read.
-    setImmediate(() => void service.prepare());
 
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
