@@ -1,6 +1,7 @@
 /**
  * The built renderer's JavaScript diet: only Monaco's editor API, its Monarch grammars (lazy chunks) and the
- * editor worker ship — no TypeScript/JSON/CSS/HTML language services — and the first paint stays under 3 MiB, without Monaco.
+ * editor worker ship — no TypeScript/JSON/CSS/HTML language services — and the first paint stays under 3 MiB,
+ * without Monaco.
  * Reads the build (`npx electron-vite build`); skipped, saying so, when there is none.
  */
 import { execFileSync } from 'node:child_process';
