@@ -151,6 +151,58 @@ describe('service', () => {
     await service.close();
   });
 
+  it("timeline anchor 'latest-checkpoint': the page that holds the latest checkpoint, else the last page", async () => {
+    const { root, service, workspace, engine } = await setup();
+    const texts = ['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6'];
+    for (const [i, text] of texts.entries()) {
+      if (i === 1 || i === 4) writeFileSync(join(root, 'a.txt'), `${text}\n`);
+      await engine.record({ session: 's', role: 'user', text, checkpoint: i === 1 || i === 4 });
+      await engine.record({ session: 'plain', role: 'user', text });
+    }
+    const ask = (session: string, extra: object) =>
+      service.dispatch('timeline', { workspace, session, limit: 3, ...extra });
+    // Rows 0..6, latest checkpoint at row 4: the page of rows 3..5, exactly as asked for by its offset.
+    const anchored = await ask('s', { offset: 0, anchor: 'latest-checkpoint' });
+    expect(anchored.ok && anchored.value.offset).toBe(3);
+    expect(anchored.ok && anchored.value.messages.map((m) => m.text)).toEqual(['m3', 'm4', 'm5']);
+    expect(anchored).toEqual(await ask('s', { offset: 3 }));
+    // No checkpoint: the last page (row 6).
+    const last = await ask('plain', { offset: 0, anchor: 'latest-checkpoint' });
+    expect(last).toEqual(await ask('plain', { offset: 6 }));
+    expect(last.ok && last.value.messages.map((m) => m.text)).toEqual(['m6']);
+    await service.close();
+  });
+
+  it('prepare() reads the initial folder ahead and starts nothing; the window then sees what it would have', async () => {
+    const home = tempHome();
+    const root = makeWorkspace({ 'a.txt': 'one\n' });
+    const writer = new WorkspaceEngine(await resolveWorkspace(root, { dataHome: home }));
+    await writer.record({ session: 's', role: 'user', text: 'before', checkpoint: true });
+    const firstView = async (service: ReturnType<typeof createService>) => {
+      const init = await service.dispatch('init', {});
+      const workspace = init.ok ? init.value.workspace!.id : '';
+      return {
+        sessions: await service.dispatch('listSessions', { workspace }),
+        page: await service.dispatch('timeline', { workspace, session: 's', anchor: 'latest-checkpoint' }),
+      };
+    };
+    const prepared = createService({ host: 'serve', dataHome: home, initialWorkspace: root });
+    await prepared.prepare();
+    // Nothing a window's opening does: the folder is not in the recent list yet.
+    expect(await prepared.dispatch('recentWorkspaces', {})).toEqual({ ok: true, value: [] });
+    // Written after the read-ahead: the window still sees it.
+    await writer.record({ session: 's', role: 'assistant', text: 'after' });
+    const seen = await firstView(prepared);
+    expect(seen.page.ok && seen.page.value.messages.map((m) => m.text)).toEqual(['before', 'after']);
+    expect(await prepared.dispatch('recentWorkspaces', {})).toEqual({ ok: true, value: [root] });
+    const plain = createService({ host: 'serve', dataHome: home, initialWorkspace: root, watch: false });
+    expect(seen).toEqual(await firstView(plain));
+    await Promise.all([prepared.close(), plain.close()]);
+    // No initial folder, or one that cannot be opened: nothing to do, nothing thrown.
+    await createService({ host: 'serve', dataHome: home }).prepare();
+    await createService({ host: 'serve', dataHome: home, initialWorkspace: join(root, 'missing') }).prepare();
+  });
+
   it('pushes messages-appended when another writer appends to a session log', async () => {
     const { service, engine } = await setup();
     await engine.record({ session: 'live', role: 'user', text: 'first' });

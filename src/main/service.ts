@@ -73,6 +73,11 @@ export interface RetraceService {
   dispatch<M extends ApiMethod>(method: M, rawArgs: unknown): Promise<Result<ApiResults[M]>>;
   dispatch(method: string, rawArgs: unknown): Promise<Result<unknown>>;
   subscribe(listener: (event: RetraceEvent) => void): () => void;
+  /**
+   * Read ahead what a window's first view of the initial folder needs (its session logs, folded), while the
+   * window is still loading; nothing else (no watcher, no recording) starts before the window opens the folder.
+   */
+  prepare(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -89,6 +94,8 @@ class Service implements RetraceService {
   readonly handlers: RetraceHandlers;
   private readonly dataHome: string;
   private readonly engines = new Map<string, WorkspaceEngine>();
+  /** Engines read ahead by prepare(), taken by the first open() of their folder. */
+  private readonly prepared = new Map<string, WorkspaceEngine>();
   private readonly listeners = new Set<(e: RetraceEvent) => void>();
   private readonly watchers = new Map<string, FSWatcher[]>();
   private readonly diffCache = new Map<string, DiffSummary>();
@@ -125,6 +132,19 @@ class Service implements RetraceService {
   subscribe(listener: (event: RetraceEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  async prepare(): Promise<void> {
+    if (!this.opts.initialWorkspace) return;
+    try {
+      const ws = await resolveWorkspace(this.opts.initialWorkspace, { dataHome: this.dataHome });
+      if (this.engines.has(ws.id) || this.prepared.has(ws.id)) return;
+      const engine = this.newEngine(ws);
+      this.prepared.set(ws.id, engine);
+      await engine.listSessions();
+    } catch {
+      // Only a head start: the window's own requests report whatever is wrong.
+    }
   }
 
   async close(): Promise<void> {
@@ -347,11 +367,12 @@ class Service implements RetraceService {
     list.forEach((m, index) => {
       if (m.hash) checkpoints.push({ index, messageId: m.id, hash: m.hash });
     });
+    const offset = req.anchor ? anchoredOffset(list.length, checkpoints, req.limit) : req.offset;
     return {
       session: s.header.id,
       total: list.length,
-      offset: req.offset,
-      messages: await withLabels(engine, list.slice(req.offset, req.offset + req.limit).map(withoutDetails)),
+      offset,
+      messages: await withLabels(engine, list.slice(offset, offset + req.limit).map(withoutDetails)),
       checkpoints,
       ...(missed.length > 0 ? { missed } : {}),
     };
@@ -363,16 +384,18 @@ class Service implements RetraceService {
   private async open(path: string): Promise<WorkspaceInfo> {
     const ws = await resolveWorkspace(path, { dataHome: this.dataHome });
     if (!this.engines.has(ws.id)) {
-      this.engines.set(
-        ws.id,
-        new WorkspaceEngine(ws, { actor: this.opts.host === 'serve' ? 'retrace serve' : 'Retrace app' }),
-      );
+      this.engines.set(ws.id, this.prepared.get(ws.id) ?? this.newEngine(ws));
+      this.prepared.delete(ws.id);
       if (this.opts.watch !== false) await this.watchWorkspace(ws.id, ws.dir);
       this.givenPaths.set(ws.id, resolvePath(path));
       await this.resumeRecording(ws);
     }
     await this.rememberRecent(ws.root);
     return { id: ws.id, root: ws.root, name: ws.name };
+  }
+
+  private newEngine(ws: Awaited<ReturnType<typeof resolveWorkspace>>): WorkspaceEngine {
+    return new WorkspaceEngine(ws, { actor: this.opts.host === 'serve' ? 'retrace serve' : 'Retrace app' });
   }
 
   private async engine(id: string): Promise<WorkspaceEngine> {
@@ -469,4 +492,10 @@ class Service implements RetraceService {
     for (const w of list) w.on('error', () => w.close());
     this.watchers.set(id, list);
   }
+}
+
+/** The start of the page (of `limit` rows) that holds the latest checkpoint, or of the last page. */
+function anchoredOffset(total: number, checkpoints: CheckpointRef[], limit: number): number {
+  const row = checkpoints.at(-1)?.index ?? total - 1;
+  return Math.max(0, Math.floor(row / limit) * limit);
 }

@@ -62,6 +62,12 @@ export const requestSchemas = {
     includeHidden: z.boolean().default(false),
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(5000).default(500),
+    /**
+     * 'latest-checkpoint': instead of `offset`, the page (offsets in steps of `limit`) that holds the latest
+     * checkpoint, or the last page when there is none — what a window opening a session shows first, in one
+     * request. The answer's `offset` says which page it is.
+     */
+    anchor: z.enum(['latest-checkpoint']).optional(),
   }),
   message: z.object({ workspace: workspaceId, session: sessionId, id: z.string().min(1).max(200) }),
   diffSummary: z.object({ workspace: workspaceId, from: hashOrNull, to: side }),

@@ -1,6 +1,7 @@
 /**
  * The built renderer's JavaScript diet: only Monaco's editor API, its Monarch grammars (lazy chunks) and the
- * editor worker ship — no TypeScript/JSON/CSS/HTML language services — and the first paint stays under 3 MiB.
+ * editor worker ship — no TypeScript/JSON/CSS/HTML language services — and the first paint stays under 3 MiB,
+ * without Monaco.
  * Reads the build (`npx electron-vite build`); skipped, saying so, when there is none.
  */
 import { execFileSync } from 'node:child_process';
@@ -40,5 +41,8 @@ describe('renderer bundle', () => {
     // The grammars stay lazy: one chunk per language, none of them in the first paint.
     expect(report.lazyChunks).toBeGreaterThan(50);
     expect(report.firstPaintFiles).toHaveLength(1);
+    // The diff editor (Monaco, most of the JavaScript) loads once the first view is shown (components/MonacoDiff.tsx).
+    const firstPaint = report.firstPaintFiles.map((f) => readFileSync(join(REPO, 'out/renderer', f), 'utf8')).join('');
+    expect(firstPaint).not.toContain('createDiffEditor');
   });
 });

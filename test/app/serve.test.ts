@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { persistentToken } from '../../src/main/serve/access';
+import { eventually } from '../helpers/eventually';
 import { startServeHost, type ServeHost } from '../../src/main/serve/server';
 import { createService, type RetraceService } from '../../src/main/service';
 import { CONTENT_SECURITY_POLICY } from '../../src/shared/csp';
@@ -87,6 +88,36 @@ describe('retrace serve host', () => {
     const viaQuery = await get(`/?token=${host.token}`);
     expect(viaQuery.status).toBe(302);
     expect(viaQuery.headers.location).toBe(`/${host.token}/`);
+  });
+
+  it("says once when the page's first script has been sent (retrace serve reads the folder ahead then)", async () => {
+    let calls = 0;
+    const own = await startServeHost({
+      dispatch: (m, a) => service.dispatch(m, a),
+      rendererDir: join(tmp, 'renderer'),
+      onScriptSent: () => calls++,
+    });
+    const fetch = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        request({ host: '127.0.0.1', port: own.port, path }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        })
+          .on('error', reject)
+          .end();
+      });
+    try {
+      expect(await fetch(`/${own.token}/`)).toBe(200);
+      expect(await fetch(`/wrong-token/assets/app.js`)).toBe(403);
+      expect(calls).toBe(0);
+      expect(await fetch(`/${own.token}/assets/app.js`)).toBe(200);
+      await eventually('the first script sent', () => calls === 1);
+      expect(await fetch(`/${own.token}/assets/app.js`)).toBe(200);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(calls).toBe(1);
+    } finally {
+      await own.close();
+    }
   });
 
   it('refuses a missing or wrong token', async () => {

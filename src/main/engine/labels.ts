@@ -5,7 +5,7 @@
  * takes the writer lock (the caller's); reading is one `for-each-ref` and never waits for it.
  */
 import { existsSync, type Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RetraceError } from '../../shared/errors';
 import type { WorkspaceContext } from './context';
@@ -46,12 +46,22 @@ export async function readLabels(ctx: Pick<WorkspaceContext, 'ws' | 'shadow'>): 
   const cached = known.get(gitDir);
   if (cached && cached.fingerprint === fingerprint) return cached.labels;
   const labels = new Map<string, string>();
-  for (const { ref, subject } of await (await ctx.shadow()).tagSubjects(LABEL_PREFIX)) {
+  // Most folders have no label at all: then the first timeline page of a window needs no git (nor the shadow
+  // repository opened) before it shows.
+  const tags = (await anyLabelRef(gitDir)) ? await (await ctx.shadow()).tagSubjects(LABEL_PREFIX) : [];
+  for (const { ref, subject } of tags) {
     const hash = ref.slice(LABEL_PREFIX.length);
     if (/^[0-9a-f]{40}$/.test(hash) && subject !== '') labels.set(hash, subject);
   }
   known.set(gitDir, { fingerprint, labels });
   return labels;
+}
+
+/** Whether a label ref may exist: an entry in the loose refs' folder, or the prefix anywhere in packed-refs. */
+async function anyLabelRef(gitDir: string): Promise<boolean> {
+  if ((await readdir(join(gitDir, LABEL_PREFIX)).catch(() => [])).length > 0) return true;
+  const packed = await readFile(join(gitDir, 'packed-refs'), 'utf8').catch(() => '');
+  return packed.includes(LABEL_PREFIX);
 }
 
 async function refFilesFingerprint(gitDir: string): Promise<string> {

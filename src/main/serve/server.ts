@@ -24,6 +24,8 @@ export interface ServeHostOptions {
   /** 0 or undefined: a free port. */
   port?: number;
   token?: string;
+  /** Called once, when the page's first script has been sent: the browser is busy compiling it for a while. */
+  onScriptSent?: () => void;
 }
 
 export interface ServeHost {
@@ -57,6 +59,7 @@ export async function startServeHost(opts: ServeHostOptions): Promise<ServeHost>
   const token = opts.token ?? newToken();
   let port = 0;
   const sockets = new Set<WebSocket>();
+  let scriptSent = false;
 
   const refuse = (res: ServerResponse, status: number, text: string) => {
     res.writeHead(status, {
@@ -117,6 +120,10 @@ export async function startServeHost(opts: ServeHostOptions): Promise<ServeHost>
       'Cache-Control': isHtml ? 'no-store' : 'private, max-age=31536000, immutable',
     });
     res.end(req.method === 'HEAD' ? undefined : file.body);
+    if (file.type.startsWith('text/javascript') && req.method === 'GET' && !scriptSent) {
+      scriptSent = true;
+      res.once('finish', () => opts.onScriptSent?.());
+    }
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });

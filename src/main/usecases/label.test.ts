@@ -109,6 +109,21 @@ describe('labels', () => {
     expect((await engine.status()).recovered.slice(before)).toEqual([]);
   });
 
+  it('with no label ref, loose or packed, labels are read without git; a loose or a packed one is found', async () => {
+    const c1 = await engine.record({ session: 's', role: 'user', text: 'go', checkpoint: true });
+    // A reader that fails if it asks git: the first timeline page of a window need not wait for the repository.
+    const noGit = { ws: engine.ws, shadow: () => Promise.reject(new Error('asked git')) };
+    gitAt(gitDir, ['pack-refs', '--all']); // the session refs packed: packed-refs exists, with no label in it
+    expect(await readLabels(noGit)).toEqual(new Map());
+    await labelCheckpoint(engine, c1.hash!, 'loose');
+    await expect(readLabels(noGit)).rejects.toThrow('asked git');
+    expect(await readLabels(engine)).toEqual(new Map([[c1.hash, 'loose']]));
+    gitAt(gitDir, ['pack-refs', '--all']);
+    expect(labelRefs()).toBe(labelRef(c1.hash!));
+    await expect(readLabels(noGit)).rejects.toThrow('asked git');
+    expect(await readLabels(engine)).toEqual(new Map([[c1.hash, 'loose']]));
+  });
+
   it('a reader sees labels another process writes, replaces, packs and deletes at once (no stale cache)', async () => {
     const c1 = await engine.record({ session: 's', role: 'user', text: 'go', checkpoint: true });
     const ref = labelRef(c1.hash!);

@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './monaco';
 import './styles.css';
 import { App } from './components/App';
 import { api, desktop } from './bridge';

@@ -40,6 +40,9 @@ export const command: Command = {
       port,
       // Kept across restarts (per data home), so an open tab reconnects to a restarted server on the same port.
       token: persistentToken(join(dataHome, 'serve-token')),
+      // While the browser compiles the page's script (not before: the page's own files come first), fold the
+      // folder's session logs, so that its first requests find them read.
+      onScriptSent: () => void service.prepare(),
     });
 
     ctx.out.result({ url: host.url, port: host.port, workspace: initialWorkspace ?? null }, () => host.url);

@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { api } from '../bridge';
 import { useStore } from '../store';
 import { folderOpened, handleSessionsEvent, useSessions } from '../store/sessions';
@@ -15,11 +15,16 @@ export function FoundSessions() {
   const importing = useSessions((s) => s.importing);
 
   useEffect(() => api.onEvent(handleSessionsEvent), []);
+  // Once the folder's first view is in (store/state.ts, firstViewShown): asked once per folder opened.
+  const firstViewShown = useStore((s) => s.firstViewShown);
+  const askedFor = useRef<string | null>(null);
   useEffect(() => {
-    if (workspace) void folderOpened(workspace);
+    if (!workspace || !firstViewShown || askedFor.current === workspace.id) return;
+    askedFor.current = workspace.id;
+    void folderOpened(workspace);
     // A new folder (by id), not a new object for the same one.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [workspace?.id]);
+  }, [workspace?.id, firstViewShown]);
 
   if (!open && !importing) return null;
   return (

@@ -1,6 +1,7 @@
 /**
  * Views shown only on demand (a panel opened, blame on, a picture selected) load their code when first shown, so
- * the JavaScript before the first paint stays within its 3 MiB budget (test/app/rendererBundle.test.ts).
+ * the JavaScript before the first paint stays within its 3 MiB budget (test/app/rendererBundle.test.ts). The diff
+ * editor (Monaco) too: it loads once the first view has painted (DiffView.tsx), so the page opens sooner.
  */
 import { lazy } from 'react';
 
@@ -14,3 +15,4 @@ export const LazyRestorePreview = lazy(() => import('./RestorePreview').then((m)
 export const LazyFoundSessionsNotice = lazy(() =>
   import('./FoundSessionsNotice').then((m) => ({ default: m.FoundSessionsNotice })),
 );
+export const LazyMonacoDiff = lazy(() => import('./MonacoDiff').then((m) => ({ default: m.MonacoDiff })));

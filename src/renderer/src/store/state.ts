@@ -63,6 +63,11 @@ export interface State {
   status: WorkspaceStatus | null;
   sessions: SessionSummary[];
   sessionId: string | null;
+  /**
+   * The folder's first view (its newest session's timeline, at its latest checkpoint) is in: what else the
+   * window asks for on opening waits for it, so as not to compete with it for the service and the CPU.
+   */
+  firstViewShown: boolean;
 
   showHidden: boolean;
   /** Messages of the list (sparse: pages load as the timeline scrolls). */
@@ -115,6 +120,7 @@ export function freshState(): State {
     status: null,
     sessions: [],
     sessionId: null,
+    firstViewShown: false,
     showHidden: false,
     total: 0,
     messages: [],

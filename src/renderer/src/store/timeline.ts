@@ -20,6 +20,7 @@ export async function reloadTimeline(opts: { follow: boolean }): Promise<void> {
   scope.pagesInFlight.clear();
   scope.reloading = gen;
   set({ timelineGen: gen });
+  // Following: the page that holds the checkpoint to select comes first, so the list shows it at once.
   const page = take(
     await api.timeline({
       workspace: workspace.id,
@@ -27,6 +28,7 @@ export async function reloadTimeline(opts: { follow: boolean }): Promise<void> {
       includeHidden: showHidden,
       offset: 0,
       limit: PAGE_SIZE,
+      ...(opts.follow ? { anchor: 'latest-checkpoint' as const } : {}),
     }),
   );
   if (get().scope !== scope || get().timelineGen !== gen) return;
@@ -36,7 +38,7 @@ export async function reloadTimeline(opts: { follow: boolean }): Promise<void> {
   if (!page) return;
   const messages: (Message | undefined)[] = new Array<Message | undefined>(page.total);
   page.messages.forEach((m, i) => (messages[page.offset + i] = m));
-  scope.loadedPages.add(0);
+  scope.loadedPages.add(page.offset / PAGE_SIZE);
   let selected = page.checkpoints.length - 1;
   const keep = get().checkpoints[get().selected]?.hash;
   let kept = -1;

@@ -35,7 +35,11 @@ async function showWorkspace(ws: WorkspaceInfo): Promise<void> {
   const { host, error } = get();
   set({ ...freshState(), host, phase: 'workspace', workspace: ws, error });
   document.title = `${ws.name} — Retrace`;
-  await Promise.all([loadSessions(true), refreshStatus(), loadRestores()]);
+  // The first view (the newest session's timeline) first; the storage figure and the restores then.
+  await loadSessions(true);
+  if (get().workspace !== ws) return;
+  set({ firstViewShown: true });
+  await Promise.all([refreshStatus(), loadRestores()]);
 }
 
 export async function refreshStatus(): Promise<void> {
