@@ -81,10 +81,12 @@ export function run(cmd: string, args: string[], opts: RunOptions = {}): RunResu
 }
 
 /** Run `fn` with every child wrapped by GNU time; returns the peak RSS in bytes (0 if nothing ran). */
-export async function measurePeak(fn: () => Promise<unknown>): Promise<number> {
+export async function measurePeak(fn: () => Promise<unknown>, opts: { count?: boolean } = {}): Promise<number> {
   probe.active = true;
   probe.peakKb = 0;
-  startCounting(); // git processes and fsyncs of this run (processCount.ts): takeCounts() after it
+  // Git processes and fsyncs of this run (processCount.ts): takeCounts() after it. Not for a call that may start
+  // the resident hook server: strace -f follows the daemon and would wait for it to exit (10 idle minutes).
+  if (opts.count !== false) startCounting();
   try {
     await fn();
     return probe.peakKb * 1024;

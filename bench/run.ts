@@ -157,7 +157,7 @@ class Recorder {
       return;
     }
     const first = await prep();
-    const peak = await measurePeak(() => fn(first));
+    const peak = await measurePeak(() => fn(first), { count: op !== 'hook' });
     const counts = takeCounts();
     for (let i = 0; i < runs; i++) {
       const x = await prep();
