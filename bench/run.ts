@@ -547,7 +547,10 @@ async function main(): Promise<void> {
           }
         }
         await m.dispose();
-        if (!flag('--keep')) await rm(path.dirname(m.root), { recursive: true, force: true });
+        // Retried: maintenance scheduled after the last checkpoint (a try-lock pack, off the call's path) may still
+        // be writing into the store while it is removed (ENOTEMPTY).
+        if (!flag('--keep'))
+          await rm(path.dirname(m.root), { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
       }
       results.runs.push(...rec.rows);
       rec.rows.forEach((row, i) => cpuByRow.set(row, rec.cpu[i]!));
@@ -559,7 +562,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    if (!flag('--keep')) await rm(runDir, { recursive: true, force: true });
+    if (!flag('--keep')) await rm(runDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 
   const importSizes = option('--imports') ?? '1,10,100';
