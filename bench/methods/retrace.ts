@@ -46,7 +46,8 @@ export class RetraceMethod implements BenchMethod {
   async reset(): Promise<void> {
     this.client = null;
     this.hashes = [];
-    await rm(this.storeDir, { recursive: true, force: true });
+    // Retried: maintenance scheduled after the last checkpoint may still be writing into the store (ENOTEMPTY).
+    await rm(this.storeDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 
   async checkpoint(changed: string[] | null): Promise<void> {
@@ -94,6 +95,7 @@ export class RetraceMethod implements BenchMethod {
 
   async dispose(): Promise<void> {
     this.client = null;
-    await rm(this.storeDir, { recursive: true, force: true });
+    // Retried: maintenance scheduled after the last checkpoint may still be writing into the store (ENOTEMPTY).
+    await rm(this.storeDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
