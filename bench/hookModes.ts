@@ -166,7 +166,7 @@ export async function benchHookModes(opts: {
       p95Ms: round1(percentile(times[mode], 95)),
     }));
   } finally {
-    await stop(pidFile);
+    await stopHookServer(pidFile);
   }
 }
 
@@ -198,7 +198,8 @@ function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-function hookLog(dataHome: string): string[] {
+/** The lines of a data home's hook.log (none yet: empty). */
+export function hookLog(dataHome: string): string[] {
   try {
     return readFileSync(path.join(dataHome, 'logs', 'hook.log'), 'utf8')
       .trim()
@@ -223,7 +224,8 @@ async function listening(port: string): Promise<void> {
   throw new Error(`the hook server did not listen on port ${port}`);
 }
 
-async function stop(pidFile: string): Promise<void> {
+/** Stop the hook server whose pid file this is (TERM, then KILL after 2 s); nothing when none runs. */
+export async function stopHookServer(pidFile: string): Promise<void> {
   let pid = 0;
   try {
     pid = Number(readFileSync(pidFile, 'utf8'));

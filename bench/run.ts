@@ -16,12 +16,12 @@ import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import { build } from 'esbuild';
 import { applyEdits, BENCH_HOME, generateTree, type GeneratedTree } from './generate';
-import { benchHookModes, loadAverage } from './hookModes';
+import { benchHookModes, hookLog as hookLogLines, loadAverage, stopHookServer } from './hookModes';
 import { CopyMethod } from './methods/copy';
 import { LegacyMethod } from './methods/legacy';
 import { benchLiveFollow } from './liveFollow';
 import { RawGitMethod } from './methods/rawGit';
-import { hookServerPaths, pidAlive } from '../src/main/cli/hookServer/paths';
+import { hookServerPaths } from '../src/main/cli/hookServer/paths';
 import type { MessageEvent } from '../src/main/engine/sessions/events';
 import type { RetraceMethod } from './methods/retrace';
 import type { BenchMethod, MethodName, Operation } from './methods/types';
@@ -408,29 +408,6 @@ async function listening(socket: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
   log('  the hook server did not start: timed hook calls ran in-process');
-}
-
-async function stopHookServer(pidFile: string): Promise<void> {
-  let pid = 0;
-  try {
-    pid = Number(readFileSync(pidFile, 'utf8'));
-  } catch {
-    return;
-  }
-  if (!pidAlive(pid)) return;
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 100 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 20));
-  if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
-}
-
-function hookLogLines(dataHome: string): string[] {
-  try {
-    return readFileSync(path.join(dataHome, 'logs', 'hook.log'), 'utf8')
-      .trim()
-      .split('\n');
-  } catch {
-    return [];
-  }
 }
 
 /** A page of a 10,000-message session, read the way the app's timeline reads it. */
