@@ -297,6 +297,35 @@ test.describe('errors and restores', () => {
       world.cleanup();
     }
   });
+  test('a view whose code cannot load says so in its place, keeps the window, and loads on "Try again"', async ({
+    page,
+  }) => {
+    const world = tempWorld();
+    try {
+      await smallSession(world);
+      const served = await serve(world);
+      try {
+        // The diff editor's chunk fails on a live connection (as after a rebuild renamed it): tried again, then given up.
+        const chunk = /\/assets\/MonacoDiff-[^/]*\.js$/;
+        await page.route(chunk, (route) => route.abort('failed'));
+        await page.setViewportSize({ width: 1400, height: 860 });
+        await page.goto(served.url);
+        const alert = page.getByRole('alert').filter({ hasText: 'This part of the window could not load' });
+        await expect(alert).toBeVisible({ timeout: 15_000 });
+        // The rest of the window stays and works.
+        await expect(selectedItem(page)).toBeVisible();
+        await expect(changedFiles(page)).toContainText('src/c.ts');
+        await page.unroute(chunk);
+        await alert.getByRole('button', { name: 'Try again' }).click();
+        await expect(alert).toHaveCount(0);
+        await expect(diffEditor(page)).toBeVisible();
+      } finally {
+        await served.stop();
+      }
+    } finally {
+      world.cleanup();
+    }
+  });
 });
 
 function freePort(): Promise<number> {

@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { api } from '../bridge';
 import { installCheckpointKeys } from '../keys';
 import { installSearchKeys } from '../searchKeys';
@@ -19,6 +19,7 @@ import { OpenFolder } from './OpenFolder';
 import { RestoreProgress } from './RestoreProgress';
 import { Scrubber } from './Scrubber';
 import { LazyRestorePreview, LazyRestoresPanel, LazyRevertPreview, LazyStoragePanel } from './lazyViews';
+import { LazySlot } from './LazySlot';
 import { Timeline } from './Timeline';
 
 export function App() {
@@ -61,24 +62,24 @@ export function App() {
       <Banner />
       <FoundSessions />
       {previewOpen && (
-        <Suspense fallback={null}>
+        <LazySlot fallback={null}>
           <LazyRestorePreview />
-        </Suspense>
+        </LazySlot>
       )}
       {revertOpen && (
-        <Suspense fallback={null}>
+        <LazySlot fallback={null}>
           <LazyRevertPreview />
-        </Suspense>
+        </LazySlot>
       )}
       {restoresOpen && (
-        <Suspense fallback={null}>
+        <LazySlot fallback={null}>
           <LazyRestoresPanel />
-        </Suspense>
+        </LazySlot>
       )}
       {storageOpen && (
-        <Suspense fallback={null}>
+        <LazySlot fallback={null}>
           <LazyStoragePanel />
-        </Suspense>
+        </LazySlot>
       )}
       <Scrubber />
       <CheckpointAnnouncer />

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { markDiffShown } from '../perf';
 import { toggleInline, useStore } from '../store';
 import { toggleWordWrap, useFiles } from '../store/files';
@@ -7,6 +7,7 @@ import { useBlame } from '../store/blame';
 import { svgSides } from '../svgSides';
 import { BlameToggle } from './BlameToggle';
 import { LazyBinaryImageDiff, LazyBlameView, LazyImageDiff, LazyMonacoDiff } from './lazyViews';
+import { LazySlot } from './LazySlot';
 
 /** The selected file's diff: Monaco side by side (or inline), or a plain notice for binary / oversized files. */
 export function DiffView() {
@@ -70,29 +71,29 @@ export function DiffView() {
         <BlameToggle />
       </div>
       {blameOn && (
-        <Suspense fallback={null}>
+        <LazySlot fallback={null}>
           <LazyBlameView />
-        </Suspense>
+        </LazySlot>
       )}
       {binaryNotice !== null && file && !blameOn && (
-        <Suspense fallback={<p className="diff-notice">{binaryNotice}</p>}>
+        <LazySlot fallback={<p className="diff-notice">{binaryNotice}</p>}>
           <LazyBinaryImageDiff
             file={file}
             contentKey={fileKey}
             notice={binaryNotice}
             {...(oldPath ? { oldPath } : {})}
           />
-        </Suspense>
+        </LazySlot>
       )}
       {notice !== null && !blameOn && <p className="diff-notice">{notice}</p>}
       {notice === null && !blameOn && <HunkActions />}
       {svg && !blameOn && (
-        <Suspense fallback={null}>
+        <LazySlot fallback={null}>
           <LazyImageDiff key={fileKey} sides={svg} />
-        </Suspense>
+        </LazySlot>
       )}
       {editorWanted && (
-        <Suspense fallback={showEditor && !blameOn ? <p className="diff-notice">Loading the diff…</p> : null}>
+        <LazySlot fallback={showEditor && !blameOn ? <p className="diff-notice">Loading the diff…</p> : null}>
           <LazyMonacoDiff
             visible={showEditor && !blameOn}
             file={showEditor ? file : null}
@@ -100,7 +101,7 @@ export function DiffView() {
             inline={inline}
             wordWrap={wordWrap}
           />
-        </Suspense>
+        </LazySlot>
       )}
     </div>
   );

@@ -1,8 +1,9 @@
-import { Suspense, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { api } from '../bridge';
 import { useStore } from '../store';
 import { folderOpened, handleSessionsEvent, useSessions } from '../store/sessions';
 import { LazyFoundSessionsNotice } from './lazyViews';
+import { LazySlot } from './LazySlot';
 
 /**
  * When a folder opens: the agents' sessions recorded there that are not in Retrace yet (or went on since), each
@@ -28,8 +29,8 @@ export function FoundSessions() {
 
   if (!open && !importing) return null;
   return (
-    <Suspense fallback={null}>
+    <LazySlot fallback={null}>
       <LazyFoundSessionsNotice />
-    </Suspense>
+    </LazySlot>
   );
 }
