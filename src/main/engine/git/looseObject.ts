@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, promises as fs, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { mkdirPrivate, mkdirPrivateSync, PRIVATE_READONLY_MODE } from '../privateFs';
+import { syncDir, syncDirs, syncFileSystem } from '../syncFs';
 
 /**
  * Objects written straight into the object store, the way git stores a loose object: the zlib-deflated
@@ -79,34 +79,10 @@ export function writeLooseObjectSync(gitDir: string, type: string, body: Buffer)
 
 /**
  * Make every object written with `durable: false` durable, before the log line that names them: one syncfs(2) of
- * the repository's file system (`sync -f`, GNU coreutils) instead of two fsyncs per object; where that is not
- * available, each listed object file and its folder.
+ * the repository's file system instead of two fsyncs per object; where that is not available, syncLooseObjects.
  */
 export async function syncObjects(gitDir: string, ids: Iterable<string>): Promise<void> {
-  const r = spawnSync('sync', ['-f', path.join(gitDir, 'objects')], { stdio: 'ignore' });
-  if (r.status === 0) return;
-  const dirs = new Set<string>();
-  for (const id of ids) {
-    const dir = path.join(gitDir, 'objects', id.slice(0, 2));
-    const fh = await fs.open(path.join(dir, id.slice(2)), 'r').catch(() => null);
-    await fh?.sync();
-    await fh?.close();
-    dirs.add(dir);
-  }
-  for (const dir of dirs) await syncDir(dir);
-}
-
-/** Make a rename in `dir` durable. Some platforms cannot open a folder for syncing: the rename stays atomic. */
-async function syncDir(dir: string): Promise<void> {
-  let fh;
-  try {
-    fh = await fs.open(dir, 'r');
-    await fh.sync();
-  } catch {
-    // Windows: folders cannot be opened this way.
-  } finally {
-    await fh?.close();
-  }
+  if (!syncFileSystem(path.join(gitDir, 'objects'))) await syncLooseObjects(gitDir, ids);
 }
 
 /**
@@ -119,6 +95,7 @@ export async function syncLooseObjects(gitDir: string, ids: Iterable<string>): P
   const files = [...new Set(ids)].map((id) => path.join(gitDir, 'objects', id.slice(0, 2), id.slice(2)));
   const synced = await Promise.all(
     files.map(async (file) => {
+      // Read-only: objects are 0444, and a read handle's fsync flushes the file on Linux and macOS.
       const fh = await fs.open(file, 'r').catch(() => null);
       if (!fh) return null;
       try {
@@ -129,6 +106,5 @@ export async function syncLooseObjects(gitDir: string, ids: Iterable<string>): P
       return path.dirname(file);
     }),
   );
-  const dirs = new Set(synced.filter((d): d is string => d !== null));
-  await Promise.all([...dirs].map((dir) => syncDir(dir)));
+  await syncDirs(new Set(synced.filter((d): d is string => d !== null)));
 }

@@ -10,7 +10,8 @@ import { isRetraceError, RetraceError } from '../../../shared/errors';
 import type { WorkspaceContext } from '../context';
 import type { RestoreJournal } from '../journal';
 import { PRIVATE_FILE_MODE } from '../privateFs';
-import { syncDir, writeNewFile } from '../shadow/atomicWrite';
+import { writeNewFile } from '../shadow/atomicWrite';
+import { syncDir } from '../syncFs';
 import { rollBack } from './recover';
 import { report } from './report';
 

@@ -7,7 +7,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../privateFs';
-import { syncDir, writeNewFile } from '../shadow/atomicWrite';
+import { writeNewFile } from '../shadow/atomicWrite';
+import { syncDir } from '../syncFs';
 import { lstatIdentity } from '../shadow/fileIdentity';
 
 export interface ModeRecord {

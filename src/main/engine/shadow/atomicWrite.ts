@@ -92,39 +92,3 @@ export async function dropSideFiles(files: readonly string[]): Promise<void> {
     ),
   );
 }
-
-/**
- * fsync several files written with `sync: false`, all issued at once: the file system commits them together
- * (one journal commit on ext4) instead of one wait per file, as a sequential loop of fsyncs would make it.
- * Each file is still fsynced: the guarantee is writeNewFile's, only the waiting is shared.
- */
-export async function syncFiles(files: readonly string[]): Promise<void> {
-  await Promise.all(
-    files.map(async (abs) => {
-      const fh = await fs.open(abs, C.O_RDWR | C.O_NOFOLLOW); // writable: Windows flushes only such a handle
-      try {
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-    }),
-  );
-}
-
-/** syncDir on several folders at once (the waits overlap, as in syncFiles). */
-export async function syncDirs(dirs: Iterable<string>): Promise<void> {
-  await Promise.all([...dirs].map((d) => syncDir(d)));
-}
-
-/** Make renames and unlinks in a folder durable; some platforms cannot fsync a folder (then the rename stays atomic). */
-export async function syncDir(abs: string): Promise<void> {
-  let fh: fs.FileHandle | undefined;
-  try {
-    fh = await fs.open(abs, 'r');
-    await fh.sync();
-  } catch {
-    // Windows and some network file systems refuse to open or sync a directory.
-  } finally {
-    await fh?.close().catch(() => {});
-  }
-}
