@@ -184,6 +184,8 @@ export function assertLockHeld(ws: WorkspaceRef): void {
   throw err;
 }
 
+const MAX_POLL_MS = 50;
+
 async function acquireFile(
   ws: WorkspaceRef,
   file: string,
@@ -225,7 +227,9 @@ async function acquireFile(
       opts.onWait?.();
     }
     await sleep(Math.min(delay, Math.max(1, deadline - Date.now())));
-    delay = Math.min(delay * 2, 500);
+    // At most 50 ms between tries, however long we waited: with a longer backoff the writer that waited longest
+    // polled least often and lost every release to newer arrivals (4 writers under load: one gave up after 10 s).
+    delay = Math.min(delay * 2, MAX_POLL_MS);
   }
 
   held.set(file, info.token);
