@@ -173,6 +173,40 @@ describe('service', () => {
     await service.close();
   });
 
+  it("firstView: the sessions and the newest session's anchored page, as listSessions and timeline answer them", async () => {
+    const { root, service, workspace, engine } = await setup();
+    const empty = await service.dispatch('firstView', { workspace });
+    expect(empty).toEqual({ ok: true, value: { sessions: [], timeline: null } });
+    writeFileSync(join(root, 'a.txt'), 'old\n');
+    await engine.record({ session: 'older', role: 'user', text: 'o', checkpoint: true, ts: '2026-12-01T10:00:00Z' });
+    for (const [i, text] of ['n0', 'n1', 'n2', 'n3', 'n4'].entries()) {
+      if (i === 2) writeFileSync(join(root, 'a.txt'), 'new\n');
+      const ts = `2026-12-01T11:00:0${i}Z`;
+      await engine.record({ session: 'newer', role: 'user', text, checkpoint: i === 2, ts });
+    }
+    for (const includeHidden of [false, true]) {
+      const view = await service.dispatch('firstView', { workspace, includeHidden, limit: 2 });
+      const page = await service.dispatch('timeline', {
+        workspace,
+        session: 'newer',
+        includeHidden,
+        limit: 2,
+        anchor: 'latest-checkpoint',
+      });
+      const sessions = await service.dispatch('listSessions', { workspace });
+      expect(view).toEqual({
+        ok: true,
+        value: { sessions: sessions.ok && sessions.value, timeline: page.ok && page.value },
+      });
+      expect(view.ok && view.value.timeline?.messages.map((m) => m.text)).toEqual(['n2', 'n3']);
+    }
+    expect(await service.dispatch('firstView', { workspace, limit: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'E_INVALID_INPUT' },
+    });
+    await service.close();
+  });
+
   it('prepare() reads the initial folder ahead and starts nothing; the window then sees what it would have', async () => {
     const home = tempHome();
     const root = makeWorkspace({ 'a.txt': 'one\n' });

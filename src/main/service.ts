@@ -30,11 +30,13 @@ import {
   type ApiMethod,
   type ApiParsedRequest,
   type ApiResults,
+  type FirstView,
   type InitInfo,
   type RetraceHandlers,
 } from '../shared/contract';
 import { RetraceError } from '../shared/errors';
 import type { CheckpointRef, DiffSummary, RetraceEvent, WorkspaceInfo } from '../shared/model';
+import { newestSession } from '../shared/newestSession';
 import { capture, type Result } from '../shared/result';
 import { resolveDataHome } from './engine/dataHome';
 import { mkdirPrivate, openPrivateHome, writeFilePrivate } from './engine/privateFs';
@@ -189,6 +191,7 @@ class Service implements RetraceService {
       },
       recentWorkspaces: async () => (this.opts.recentWorkspaces ? this.opts.recentWorkspaces() : this.readRecent()),
       listSessions: async ({ workspace }) => (await this.engine(workspace)).listSessions(),
+      firstView: async (req) => this.firstView(req),
       timeline: async (req) => this.timeline(req),
       message: async ({ workspace, session, id }) => {
         const s = await (await this.engine(workspace)).session(session);
@@ -356,6 +359,23 @@ class Service implements RetraceService {
     } catch {
       // Cannot watch (inotify limit…): the folder still opens; folderSettings reports it off.
     }
+  }
+
+  /** One answer for what a window opening the folder shows first (one round trip instead of two). */
+  private async firstView({ workspace, includeHidden, limit }: ApiParsedRequest<'firstView'>): Promise<FirstView> {
+    const sessions = await (await this.engine(workspace)).listSessions();
+    const newest = newestSession(sessions);
+    const timeline = newest
+      ? await this.timeline({
+          workspace,
+          session: newest.id,
+          includeHidden,
+          limit,
+          offset: 0,
+          anchor: 'latest-checkpoint',
+        })
+      : null;
+    return { sessions, timeline };
   }
 
   private async timeline(req: ApiParsedRequest<'timeline'>) {

@@ -56,6 +56,15 @@ export const requestSchemas = {
   pickFolder: z.object({}),
   recentWorkspaces: z.object({}),
   listSessions: z.object({ workspace: workspaceId }),
+  /**
+   * What a window shows on opening a folder, in one request: its sessions, and the newest one's timeline page
+   * that holds its latest checkpoint (as `timeline` with anchor 'latest-checkpoint' answers it).
+   */
+  firstView: z.object({
+    workspace: workspaceId,
+    includeHidden: z.boolean().default(false),
+    limit: z.number().int().min(1).max(5000).default(500),
+  }),
   timeline: z.object({
     workspace: workspaceId,
     session: sessionId,
@@ -184,12 +193,19 @@ export interface InitInfo {
   platform: string;
 }
 
+/** The answer to `firstView`: `timeline` is null when the folder has no sessions yet. */
+export interface FirstView {
+  sessions: SessionSummary[];
+  timeline: TimelinePage | null;
+}
+
 export interface ApiResults {
   init: InitInfo;
   openWorkspace: WorkspaceInfo;
   pickFolder: string | null;
   recentWorkspaces: string[];
   listSessions: SessionSummary[];
+  firstView: FirstView;
   timeline: TimelinePage;
   message: Message;
   diffSummary: DiffSummary;
