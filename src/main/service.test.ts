@@ -207,6 +207,24 @@ describe('service', () => {
     await service.close();
   });
 
+  it('init answers the initial folder’s first view when asked, the same as firstView; not when not asked', async () => {
+    const { home, root, engine } = await setup();
+    writeFileSync(join(root, 'a.txt'), 'changed\n');
+    await engine.record({ session: 's', role: 'user', text: 'hello', checkpoint: true });
+    await engine.record({ session: 's', role: 'assistant', text: 'done' });
+    const service = createService({ host: 'serve', dataHome: home, initialWorkspace: root, watch: false });
+    const init = await service.dispatch('init', { firstView: { limit: 1 } });
+    if (!init.ok) throw new Error(init.error.message);
+    const workspace = init.value.workspace!.id;
+    const asked = await service.dispatch('firstView', { workspace, limit: 1 });
+    expect(init.value.firstView).toEqual(asked.ok ? asked.value : null);
+    expect(init.value.firstView?.timeline?.messages.map((m) => m.text)).toEqual(['hello']);
+    const plain = await service.dispatch('init', {});
+    expect(plain.ok && plain.value.workspace?.id).toBe(workspace);
+    expect(plain.ok && plain.value.firstView).toBeUndefined();
+    await service.close();
+  });
+
   it('prepare() reads the initial folder ahead and starts nothing; the window then sees what it would have', async () => {
     const home = tempHome();
     const root = makeWorkspace({ 'a.txt': 'one\n' });

@@ -171,7 +171,7 @@ class Service implements RetraceService {
 
   private makeHandlers(): RetraceHandlers {
     return {
-      init: async () => {
+      init: async ({ firstView }) => {
         const info: InitInfo = { host: this.opts.host, workspace: null, platform: process.platform };
         if (this.opts.initialWorkspace) {
           try {
@@ -180,6 +180,12 @@ class Service implements RetraceService {
             const err = e instanceof RetraceError ? e : new RetraceError('E_INTERNAL', String(e));
             info.openError = { code: err.code, message: err.message };
           }
+        }
+        // In the same answer: the window then shows the folder without another round trip. Only a head start: if
+        // it fails, the window asks for it and that request reports why.
+        if (info.workspace && firstView) {
+          const view = await this.firstView({ workspace: info.workspace.id, ...firstView }).catch(() => null);
+          if (view) info.firstView = view;
         }
         return info;
       },

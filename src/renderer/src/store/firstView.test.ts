@@ -9,7 +9,7 @@ import type { Message, TimelinePage } from '../../../shared/model';
 
 vi.mock('../bridge', () => import('./stubBridge'));
 
-import { openFolder, PAGE_SIZE, useStore } from './index';
+import { boot, openFolder, PAGE_SIZE, useStore } from './index';
 import { stubBridge, type StubHandler } from './stubBridge';
 
 const TOTAL = PAGE_SIZE * 4 + 30;
@@ -44,12 +44,21 @@ const pageAt = (offset: number, limit: number): TimelinePage => ({
   checkpoints,
 });
 
+const firstViewAnswer = () => ({
+  sessions: [session],
+  timeline: pageAt(Math.floor(latest.index / PAGE_SIZE) * PAGE_SIZE, PAGE_SIZE),
+});
+const folder = { id: 'ws-a', root: '/a', name: 'a' };
+
 let calls: string[] = [];
+/** What the host's init answers besides the folder (the serve host adds the first view when asked). */
+let initExtra: (req: Record<string, unknown>) => object = () => ({});
 let releaseFirstView: () => void = () => undefined;
 
 beforeEach(() => {
   vi.stubGlobal('document', { title: '' });
   calls = [];
+  initExtra = () => ({});
   const gate = new Promise<void>((r) => (releaseFirstView = r));
   const answer =
     (method: string, value: (req: Record<string, unknown>) => unknown, wait?: Promise<void>): StubHandler =>
@@ -59,13 +68,14 @@ beforeEach(() => {
       return { ok: true, value: value(req) };
     };
   stubBridge({
-    openWorkspace: answer('openWorkspace', () => ({ id: 'ws-a', root: '/a', name: 'a' })),
+    init: answer('init', (req) => ({ host: 'serve', workspace: folder, platform: 'linux', ...initExtra(req) })),
+    openWorkspace: answer('openWorkspace', () => folder),
     // The service's answer: the sessions, and the newest one's page that holds its latest checkpoint.
     firstView: answer(
       'firstView',
       (req) => {
         expect(req).toEqual({ workspace: 'ws-a', includeHidden: false, limit: PAGE_SIZE });
-        return { sessions: [session], timeline: pageAt(Math.floor(latest.index / PAGE_SIZE) * PAGE_SIZE, PAGE_SIZE) };
+        return firstViewAnswer();
       },
       gate,
     ),
@@ -111,5 +121,35 @@ describe('opening a folder', () => {
     expect(calls.filter((c) => c.startsWith('page ') || c === 'listSessions' || c === 'timeline')).toEqual([]);
     expect(calls).toContain('status');
     expect(calls).toContain('restores');
+  });
+
+  it("shows the first view that came with init's answer: no other request before it shows", async () => {
+    initExtra = (req) => {
+      expect(req).toEqual({ firstView: { includeHidden: false, limit: PAGE_SIZE } });
+      return { firstView: firstViewAnswer() };
+    };
+    await boot();
+    const s = useStore.getState();
+    expect(calls[0]).toBe('init');
+    expect(s.firstViewShown).toBe(true);
+    expect(s.sessionId).toBe('s');
+    expect(s.checkpoints[s.selected]?.hash).toBe(latest.hash);
+    expect(s.messages[latest.index]?.id).toBe(latest.messageId);
+    await settle();
+    expect(calls.filter((c) => ['firstView', 'listSessions', 'timeline'].includes(c) || c.startsWith('page '))).toEqual(
+      [],
+    );
+    expect(calls).toContain('status');
+  });
+
+  it('asks for the first view when init came without it (the Electron host)', async () => {
+    const booted = boot();
+    await settle();
+    expect(calls).toEqual(['init', 'firstView']);
+    releaseFirstView();
+    await booted;
+    const s = useStore.getState();
+    expect(s.firstViewShown).toBe(true);
+    expect(s.checkpoints[s.selected]?.hash).toBe(latest.hash);
   });
 });
