@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, type RefObject } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type RefObject, type UIEvent } from 'react';
 import type { Message, Role } from '../../../shared/model';
 import { excerpt, formatTime } from '../format';
 import { ensureBaseline, ensureRange, select, toggleShowHidden, useStore } from '../store';
@@ -25,12 +25,14 @@ export function Timeline() {
   const selectedRow = useStore((s) => s.checkpoints[s.selected]?.index ?? -1);
   const rows = useSearch((s) => s.rows);
   const selectedPos = rows ? rows.indexOf(selectedRow) : selectedRow;
-  const scrollRef = useRef<HTMLDivElement>(null);
+  // State, not a ref: the rows mount once the scroll box exists (a render later, before the paint), so that their
+  // first render knows its size and opens where it should.
+  const [scrollBox, setScrollBox] = useState<HTMLDivElement | null>(null);
   const atBottom = useRef(true);
 
-  const onScroll = () => {
-    const el = scrollRef.current;
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+  const onScroll = (e: UIEvent<HTMLDivElement>) => {
+    const el = e.currentTarget;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
   };
 
   return (
@@ -44,7 +46,7 @@ export function Timeline() {
       </div>
       <PulledNote />
       <SearchBar />
-      <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll}>
+      <div className="timeline-scroll" ref={setScrollBox} onScroll={onScroll}>
         {total === 0 && sessionId === null && (
           <p className="empty-note">
             No sessions in this folder yet. Record one with <code>retrace message</code> and{' '}
@@ -52,9 +54,9 @@ export function Timeline() {
             <code>retrace install claude-code</code>.
           </p>
         )}
-        {total > 0 ? (
+        {total > 0 && scrollBox ? (
           // A session's list is laid out afresh when it first has rows, already scrolled to its selected row.
-          <TimelineRows key={sessionId} scrollRef={scrollRef} atBottom={atBottom} />
+          <TimelineRows key={sessionId} scrollBox={scrollBox} atBottom={atBottom} />
         ) : (
           <div role="list" aria-label="Timeline" className="timeline" />
         )}
@@ -84,8 +86,8 @@ function openingOffset(selectedPos: number, count: number, viewport: number): nu
 }
 
 /** The rows of one session's list (remounted per session): the virtualiser and what keeps the selection in view. */
-function TimelineRows(props: { scrollRef: RefObject<HTMLDivElement | null>; atBottom: RefObject<boolean> }) {
-  const { scrollRef, atBottom } = props;
+function TimelineRows(props: { scrollBox: HTMLDivElement; atBottom: RefObject<boolean> }) {
+  const { scrollBox, atBottom } = props;
   const total = useStore((s) => s.total);
   const messages = useStore((s) => s.messages);
   const checkpoints = useStore((s) => s.checkpoints);
@@ -114,15 +116,15 @@ function TimelineRows(props: { scrollRef: RefObject<HTMLDivElement | null>; atBo
 
   const virtualizer = useVirtualizer({
     count,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: () => scrollBox,
     // Fixed-height rows: nothing to measure, so fast scrolling never shifts under the user.
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
     getItemKey: (i) => messages[rowAt(i)]?.id ?? `row-${rowAt(i)}`,
-    // The scroll box is already laid out (it outlives this list): its size, and where the list opens.
-    initialRect: { width: scrollRef.current?.clientWidth ?? 0, height: scrollRef.current?.clientHeight ?? 0 },
+    // The scroll box is laid out (it outlives this list): its size, and where the list opens.
+    initialRect: { width: scrollBox.clientWidth, height: scrollBox.clientHeight },
     initialOffset: () => {
-      const viewport = scrollRef.current?.clientHeight ?? 0;
+      const viewport = scrollBox.clientHeight;
       const offset = openingOffset(selectedPos, count, viewport);
       atBottom.current = offset >= count * ROW_HEIGHT - viewport - 80;
       return offset;
