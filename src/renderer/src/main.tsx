@@ -1,8 +1,9 @@
+// First: the bridge opens the serve socket as soon as it is evaluated, before React and the app are.
+import { api, desktop } from './bridge';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles.css';
 import { App } from './components/App';
-import { api, desktop } from './bridge';
 import { installFolderDrop } from './folderDrop';
 import { boot, openFolder, useStore } from './store';
 
