@@ -140,6 +140,9 @@ describe('opening a folder', () => {
       [],
     );
     expect(calls).toContain('status');
+    // The selected checkpoint's diff once the frame that shows it has painted (its git work would compete with it).
+    expect(calls.indexOf('diffSummary')).toBeGreaterThan(calls.indexOf('status'));
+    expect(useStore.getState().summary?.to).toBe(latest.hash);
   });
 
   it('asks for the first view when init came without it (the Electron host)', async () => {

@@ -31,7 +31,7 @@ export async function reloadTimeline(opts: { follow: boolean }): Promise<void> {
 
 /** The first page of a session the window just opened on (the folder's first view), its latest checkpoint selected. */
 export function showFirstPage(page: TimelinePage): void {
-  landReload(beginReload(), { ok: true, value: page }, { follow: true });
+  landReload(beginReload(), { ok: true, value: page }, { follow: true, diffAfterPaint: true });
 }
 
 /** A full reload starts: pages of the list it replaces are forgotten, and late answers to it dropped. */
@@ -48,7 +48,7 @@ function beginReload(): { gen: number; scope: WorkspaceScope } {
 function landReload(
   reload: { gen: number; scope: WorkspaceScope },
   answer: Result<TimelinePage>,
-  opts: { follow: boolean },
+  opts: { follow: boolean; diffAfterPaint?: boolean },
 ): void {
   const { scope, gen } = reload;
   if (get().scope !== scope || get().timelineGen !== gen) return;
@@ -70,7 +70,7 @@ function landReload(
   set({ total: page.total, messages, checkpoints: page.checkpoints });
   const target = page.checkpoints[selected];
   if (target) void ensureRange(target.index, target.index);
-  select(selected, { keepFile: kept >= 0 });
+  select(selected, { keepFile: kept >= 0, diffAfterPaint: opts.diffAfterPaint ?? false });
   // Messages recorded while this reload was on its way: the answer may predate them.
   if (tailPending) void appendTail();
 }
