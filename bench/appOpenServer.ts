@@ -10,9 +10,9 @@ import { resolveDataHome } from '../src/main/engine/dataHome';
 import { resolveWorkspace } from '../src/main/engine/workspace';
 
 /** CPU ms (user + system) this process used since the server listened, with every line. */
-let cpuAtStart: NodeJS.CpuUsage | undefined;
+const since: { cpu?: NodeJS.CpuUsage } = {};
 const cpu = () => {
-  const u = process.cpuUsage(cpuAtStart);
+  const u = process.cpuUsage(since.cpu);
   return +((u.user + u.system) / 1000).toFixed(1);
 };
 const log = (what: string, extra: Record<string, unknown> = {}) =>
@@ -38,6 +38,6 @@ const host = await startServeHost({
     void service.prepare().then(() => log('prepare end', { ms: +(performance.now() - t0).toFixed(1) }));
   },
 });
-cpuAtStart = process.cpuUsage();
+since.cpu = process.cpuUsage();
 log('url', { url: host.url });
 process.once('SIGTERM', () => void host.close().then(() => service.close().then(() => process.exit(0))));
