@@ -74,9 +74,17 @@ test('keypress to diff on a 50-checkpoint session', async ({ page }, testInfo) =
  * nothing cached. Timed from the navigation to the newest checkpoint's row shown selected, watched every frame
  * in the page (Playwright's own retries back off to 1 s between looks: they would time themselves).
  */
-async function openFresh(browser: Browser, world: TempWorld): Promise<{ ms: number; page: Page; served: Served }> {
+async function openFresh(
+  browser: Browser,
+  world: TempWorld,
+): Promise<{ ms: number; page: Page; served: Served; asked: string[] }> {
   const served = await serve(world);
   const page = await (await browser.newContext({ viewport: { width: 1400, height: 860 } })).newPage();
+  // The methods the page asked for before the row showed (its WebSocket frames).
+  const asked: string[] = [];
+  page.on('websocket', (ws) =>
+    ws.on('framesent', (f) => asked.push((JSON.parse(String(f.payload)) as { method: string }).method)),
+  );
   const t0 = Date.now();
   await page.goto(served.url);
   await page.waitForFunction(
@@ -87,7 +95,7 @@ async function openFresh(browser: Browser, world: TempWorld): Promise<{ ms: numb
     undefined,
     { polling: 'raf', timeout: 30_000 },
   );
-  return { ms: Date.now() - t0, page, served };
+  return { ms: Date.now() - t0, page, served, asked: [...asked] };
 }
 
 test('a 10,000-message timeline opens within 2 s (target 1 s), stays virtual, loads rows as it scrolls and scrolls smoothly', async ({
@@ -102,9 +110,12 @@ test('a 10,000-message timeline opens within 2 s (target 1 s), stays virtual, lo
     const first = await openFresh(browser, world);
     await first.page.context().close();
     await first.served.stop();
-    const { ms: secondMs, page, served } = await openFresh(browser, world);
+    const { ms: secondMs, page, served, asked } = await openFresh(browser, world);
     const openMs = [first.ms, secondMs];
     try {
+      // One request showed it: init answers the folder and its first view (no listing, no page asked for first).
+      expect(asked[0]).toBe('init');
+      expect(asked.filter((m) => ['listSessions', 'firstView', 'timeline'].includes(m))).toEqual([]);
       const timeline = page.getByRole('list', { name: 'Timeline' });
       await expect(page.getByText('10000 messages')).toBeVisible();
       // Opens on the newest checkpoint, near the end of the list.
@@ -157,9 +168,11 @@ test('a 10,000-message timeline opens within 2 s (target 1 s), stays virtual, lo
       };
       console.log(`10,000-message timeline: ${JSON.stringify(result)}`);
       testInfo.annotations.push({ type: 'timeline-10k', description: JSON.stringify(result) });
-      // Issue 15's target is 1 s; on the CI machine the better open is still 1.1–1.2 s (load ~3.6), so this asserts
-      // the bound it must never go back over — 2.1 s when the issue was filed — and the printed times say where
-      // it stands against 1 s (docs/benchmarks.md's analysis lists it as missed, and what is left).
+      // Issue 15's target is 1 s. It could not be shown here: since the open needs one request (init with the
+      // first view) and one render, the page's main-thread CPU to the row is ~320 ms (was ~375) and the better open
+      // 1.5–1.9 s, but on a 2-core machine at load 10–12, against 1.9–2.3 s for the three-request open measured
+      // interleaved (bench/appOpenTrace.ts). So this asserts the bound it must never go back over — 2.1 s when the
+      // issue was filed — and the printed times say where it stands against 1 s.
       expect(Math.min(...openMs), `opened in ${openMs.join(' and ')} ms`).toBeLessThanOrEqual(2000);
     } finally {
       await page.context().close();

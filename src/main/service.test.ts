@@ -173,6 +173,58 @@ describe('service', () => {
     await service.close();
   });
 
+  it("firstView: the sessions and the newest session's anchored page, as listSessions and timeline answer them", async () => {
+    const { root, service, workspace, engine } = await setup();
+    const empty = await service.dispatch('firstView', { workspace });
+    expect(empty).toEqual({ ok: true, value: { sessions: [], timeline: null } });
+    writeFileSync(join(root, 'a.txt'), 'old\n');
+    await engine.record({ session: 'older', role: 'user', text: 'o', checkpoint: true, ts: '2026-12-01T10:00:00Z' });
+    for (const [i, text] of ['n0', 'n1', 'n2', 'n3', 'n4'].entries()) {
+      if (i === 2) writeFileSync(join(root, 'a.txt'), 'new\n');
+      const ts = `2026-12-01T11:00:0${i}Z`;
+      await engine.record({ session: 'newer', role: 'user', text, checkpoint: i === 2, ts });
+    }
+    for (const includeHidden of [false, true]) {
+      const view = await service.dispatch('firstView', { workspace, includeHidden, limit: 2 });
+      const page = await service.dispatch('timeline', {
+        workspace,
+        session: 'newer',
+        includeHidden,
+        limit: 2,
+        anchor: 'latest-checkpoint',
+      });
+      const sessions = await service.dispatch('listSessions', { workspace });
+      expect(view).toEqual({
+        ok: true,
+        value: { sessions: sessions.ok && sessions.value, timeline: page.ok && page.value },
+      });
+      expect(view.ok && view.value.timeline?.messages.map((m) => m.text)).toEqual(['n2', 'n3']);
+    }
+    expect(await service.dispatch('firstView', { workspace, limit: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'E_INVALID_INPUT' },
+    });
+    await service.close();
+  });
+
+  it('init answers the initial folder’s first view when asked, the same as firstView; not when not asked', async () => {
+    const { home, root, engine } = await setup();
+    writeFileSync(join(root, 'a.txt'), 'changed\n');
+    await engine.record({ session: 's', role: 'user', text: 'hello', checkpoint: true });
+    await engine.record({ session: 's', role: 'assistant', text: 'done' });
+    const service = createService({ host: 'serve', dataHome: home, initialWorkspace: root, watch: false });
+    const init = await service.dispatch('init', { firstView: { limit: 1 } });
+    if (!init.ok) throw new Error(init.error.message);
+    const workspace = init.value.workspace!.id;
+    const asked = await service.dispatch('firstView', { workspace, limit: 1 });
+    expect(init.value.firstView).toEqual(asked.ok ? asked.value : null);
+    expect(init.value.firstView?.timeline?.messages.map((m) => m.text)).toEqual(['hello']);
+    const plain = await service.dispatch('init', {});
+    expect(plain.ok && plain.value.workspace?.id).toBe(workspace);
+    expect(plain.ok && plain.value.firstView).toBeUndefined();
+    await service.close();
+  });
+
   it('prepare() reads the initial folder ahead and starts nothing; the window then sees what it would have', async () => {
     const home = tempHome();
     const root = makeWorkspace({ 'a.txt': 'one\n' });

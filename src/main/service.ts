@@ -30,11 +30,13 @@ import {
   type ApiMethod,
   type ApiParsedRequest,
   type ApiResults,
+  type FirstView,
   type InitInfo,
   type RetraceHandlers,
 } from '../shared/contract';
 import { RetraceError } from '../shared/errors';
 import type { CheckpointRef, DiffSummary, RetraceEvent, WorkspaceInfo } from '../shared/model';
+import { newestSession } from '../shared/newestSession';
 import { capture, type Result } from '../shared/result';
 import { resolveDataHome } from './engine/dataHome';
 import { mkdirPrivate, openPrivateHome, writeFilePrivate } from './engine/privateFs';
@@ -169,7 +171,7 @@ class Service implements RetraceService {
 
   private makeHandlers(): RetraceHandlers {
     return {
-      init: async () => {
+      init: async ({ firstView }) => {
         const info: InitInfo = { host: this.opts.host, workspace: null, platform: process.platform };
         if (this.opts.initialWorkspace) {
           try {
@@ -178,6 +180,12 @@ class Service implements RetraceService {
             const err = e instanceof RetraceError ? e : new RetraceError('E_INTERNAL', String(e));
             info.openError = { code: err.code, message: err.message };
           }
+        }
+        // In the same answer: the window then shows the folder without another round trip. Only a head start: if
+        // it fails, the window asks for it and that request reports why.
+        if (info.workspace && firstView) {
+          const view = await this.firstView({ workspace: info.workspace.id, ...firstView }).catch(() => null);
+          if (view) info.firstView = view;
         }
         return info;
       },
@@ -189,6 +197,7 @@ class Service implements RetraceService {
       },
       recentWorkspaces: async () => (this.opts.recentWorkspaces ? this.opts.recentWorkspaces() : this.readRecent()),
       listSessions: async ({ workspace }) => (await this.engine(workspace)).listSessions(),
+      firstView: async (req) => this.firstView(req),
       timeline: async (req) => this.timeline(req),
       message: async ({ workspace, session, id }) => {
         const s = await (await this.engine(workspace)).session(session);
@@ -356,6 +365,23 @@ class Service implements RetraceService {
     } catch {
       // Cannot watch (inotify limit…): the folder still opens; folderSettings reports it off.
     }
+  }
+
+  /** One answer for what a window opening the folder shows first (one round trip instead of two). */
+  private async firstView({ workspace, includeHidden, limit }: ApiParsedRequest<'firstView'>): Promise<FirstView> {
+    const sessions = await (await this.engine(workspace)).listSessions();
+    const newest = newestSession(sessions);
+    const timeline = newest
+      ? await this.timeline({
+          workspace,
+          session: newest.id,
+          includeHidden,
+          limit,
+          offset: 0,
+          anchor: 'latest-checkpoint',
+        })
+      : null;
+    return { sessions, timeline };
   }
 
   private async timeline(req: ApiParsedRequest<'timeline'>) {

@@ -49,13 +49,32 @@ const side = z.union([z.string().regex(/^[0-9a-f]{40}$/), z.literal('working')])
 const relPath = z.string().min(1).max(4096);
 
 export const requestSchemas = {
-  /** What the window was opened for, and what the host can do. */
-  init: z.object({}),
+  /**
+   * What the window was opened for, and what the host can do. `firstView`: answer that folder's first view too
+   * (as the `firstView` method would), so that a window opening on it needs no other request to show it.
+   */
+  init: z.object({
+    firstView: z
+      .object({
+        includeHidden: z.boolean().default(false),
+        limit: z.number().int().min(1).max(5000).default(500),
+      })
+      .optional(),
+  }),
   openWorkspace: z.object({ path: z.string().min(1).max(4096) }),
   /** Native folder dialog; E_UNSUPPORTED under `retrace serve`. */
   pickFolder: z.object({}),
   recentWorkspaces: z.object({}),
   listSessions: z.object({ workspace: workspaceId }),
+  /**
+   * What a window shows on opening a folder, in one request: its sessions, and the newest one's timeline page
+   * that holds its latest checkpoint (as `timeline` with anchor 'latest-checkpoint' answers it).
+   */
+  firstView: z.object({
+    workspace: workspaceId,
+    includeHidden: z.boolean().default(false),
+    limit: z.number().int().min(1).max(5000).default(500),
+  }),
   timeline: z.object({
     workspace: workspaceId,
     session: sessionId,
@@ -182,6 +201,14 @@ export interface InitInfo {
   /** Set when the folder given on the command line could not be opened. */
   openError?: { code: string; message: string };
   platform: string;
+  /** That folder's first view, when asked for and the host answers it (the Electron host does not: ask firstView). */
+  firstView?: FirstView;
+}
+
+/** The answer to `firstView`: `timeline` is null when the folder has no sessions yet. */
+export interface FirstView {
+  sessions: SessionSummary[];
+  timeline: TimelinePage | null;
 }
 
 export interface ApiResults {
@@ -190,6 +217,7 @@ export interface ApiResults {
   pickFolder: string | null;
   recentWorkspaces: string[];
   listSessions: SessionSummary[];
+  firstView: FirstView;
   timeline: TimelinePage;
   message: Message;
   diffSummary: DiffSummary;

@@ -8,6 +8,7 @@ export const API_METHODS = [
   'pickFolder',
   'recentWorkspaces',
   'listSessions',
+  'firstView',
   'timeline',
   'message',
   'diffSummary',

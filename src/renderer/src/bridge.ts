@@ -23,6 +23,9 @@ function serveSocketUrl(): string {
 const alwaysConnected: Connection = { state: () => 'connected', subscribe: () => () => undefined };
 
 const served = window.retrace ? null : createWsApi(serveSocketUrl());
+// The handshake runs while the rest of the page's script is evaluated (main.tsx imports this module first), so the
+// first request finds the socket open.
+served?.open();
 export const api: RetraceApi = window.retrace ?? served!.api;
 export const connection: Connection = served?.connection ?? alwaysConnected;
 

@@ -11,10 +11,17 @@ export function formatBytes(n: number): string {
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
 }
 
+/**
+ * One formatter for every timeline row: toLocaleTimeString with options builds a new Intl.DateTimeFormat (locale
+ * data and all) on each call, and a list opening shows dozens of rows at once. Same text.
+ */
+let timeFormat: Intl.DateTimeFormat | null = null;
+
 export function formatTime(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  timeFormat ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return timeFormat.format(d);
 }
 
 export function excerpt(text: string, max = 180): string {

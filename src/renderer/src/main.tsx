@@ -1,10 +1,11 @@
+// First: the bridge opens the serve socket as soon as it is evaluated, before React and the app are.
+import { api, desktop } from './bridge';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles.css';
 import { App } from './components/App';
-import { api, desktop } from './bridge';
 import { installFolderDrop } from './folderDrop';
-import { openFolder, useStore } from './store';
+import { boot, openFolder, useStore } from './store';
 
 if (desktop) {
   const bridge = desktop;
@@ -18,6 +19,10 @@ if (desktop) {
     },
   });
 }
+
+// Asked before React's first render, not after it: the answer (the folder and its first view) is on its way
+// while the page renders its "Loading…".
+void boot();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

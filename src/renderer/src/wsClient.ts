@@ -40,7 +40,12 @@ export function retryDelay(attempt: number): number {
 
 type Pending = { resolve: (r: Result<unknown>) => void };
 
-export function createWsApi(url: string): { api: RetraceApi; connection: Connection } {
+export function createWsApi(url: string): {
+  api: RetraceApi;
+  connection: Connection;
+  /** Connect now, before the first request (which would otherwise wait for the handshake). */
+  open(): void;
+} {
   let socket: WebSocket | null = null;
   let opened: Promise<WebSocket> | null = null;
   let nextId = 1;
@@ -143,5 +148,5 @@ export function createWsApi(url: string): { api: RetraceApi; connection: Connect
       };
     },
   };
-  return { api, connection };
+  return { api, connection, open: () => void connect().catch(() => undefined) };
 }

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { api } from '../bridge';
 import { installCheckpointKeys } from '../keys';
 import { installSearchKeys } from '../searchKeys';
-import { boot, handleEvent, refreshWorking, useStore } from '../store';
+import { handleEvent, refreshWorking, useStore } from '../store';
 import { useRevert } from '../store/revert';
 import { useStorage } from '../store/storage';
 import { Banner } from './Banner';
@@ -35,7 +35,6 @@ export function App() {
     const uninstallSearchKeys = installSearchKeys();
     // Back from the editor where the files were changed: "Since then" must show them as they are now.
     window.addEventListener('focus', refreshWorking);
-    void boot();
     return () => {
       unsubscribe();
       uninstall();

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type RefObject, type UIEvent } from 'react';
 import type { Message, Role } from '../../../shared/model';
 import { excerpt, formatTime } from '../format';
 import { ensureBaseline, ensureRange, select, toggleShowHidden, useStore } from '../store';
@@ -16,11 +16,82 @@ const ROLE_ICON: Record<Role, string> = { user: 'U', assistant: 'A', tool: 'T', 
 /** The conversation, virtualised: only the rows in view exist in the DOM, so 10,000 messages scroll smoothly. */
 export function Timeline() {
   const total = useStore((s) => s.total);
+  const showHidden = useStore((s) => s.showHidden);
+  const sessionId = useStore((s) => s.sessionId);
+  const selectedMessage = useStore((s) => {
+    const row = s.checkpoints[s.selected]?.index;
+    return row === undefined ? undefined : s.messages[row];
+  });
+  const selectedRow = useStore((s) => s.checkpoints[s.selected]?.index ?? -1);
+  const rows = useSearch((s) => s.rows);
+  const selectedPos = rows ? rows.indexOf(selectedRow) : selectedRow;
+  // State, not a ref: the rows mount once the scroll box exists (a render later, before the paint), so that their
+  // first render knows its size and opens where it should.
+  const [scrollBox, setScrollBox] = useState<HTMLDivElement | null>(null);
+  const atBottom = useRef(true);
+
+  const onScroll = (e: UIEvent<HTMLDivElement>) => {
+    const el = e.currentTarget;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+  };
+
+  return (
+    <aside className="timeline-pane">
+      <div className="pane-title">
+        <h2>Timeline</h2>
+        <span className="count">{plural(total, 'message')}</span>
+        <button type="button" aria-pressed={showHidden} className="toggle" onClick={toggleShowHidden}>
+          Show rewound
+        </button>
+      </div>
+      <PulledNote />
+      <SearchBar />
+      <div className="timeline-scroll" ref={setScrollBox} onScroll={onScroll}>
+        {total === 0 && sessionId === null && (
+          <p className="empty-note">
+            No sessions in this folder yet. Record one with <code>retrace message</code> and{' '}
+            <code>retrace checkpoint</code>, or install the Claude Code hooks with{' '}
+            <code>retrace install claude-code</code>.
+          </p>
+        )}
+        {total > 0 && scrollBox ? (
+          // A session's list is laid out afresh when it first has rows, already scrolled to its selected row.
+          <TimelineRows key={sessionId} scrollBox={scrollBox} atBottom={atBottom} />
+        ) : (
+          <div role="list" aria-label="Timeline" className="timeline" />
+        )}
+        {selectedMessage?.hash && selectedPos >= 0 && (
+          // The selected checkpoint's "Label" action, laid over its row but outside it: a row is one button.
+          <div
+            className="label-slot"
+            style={{ transform: `translateY(${selectedPos * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
+          >
+            <LabelAction message={selectedMessage} />
+          </div>
+        )}
+      </div>
+    </aside>
+  );
+}
+
+/**
+ * Where a list first shows: its selected row in the middle of the view (or the end of the list, when that row is
+ * in its last screen), so its first frame is already the one the user opened it for — no frame of the list's
+ * top, and no page of rows nobody looks at loaded for it.
+ */
+function openingOffset(selectedPos: number, count: number, viewport: number): number {
+  const max = Math.max(0, count * ROW_HEIGHT - viewport);
+  if (selectedPos < 0) return max;
+  return Math.max(0, Math.min(max, selectedPos * ROW_HEIGHT - (viewport - ROW_HEIGHT) / 2));
+}
+
+/** The rows of one session's list (remounted per session): the virtualiser and what keeps the selection in view. */
+function TimelineRows(props: { scrollBox: HTMLDivElement; atBottom: RefObject<boolean> }) {
+  const { scrollBox, atBottom } = props;
+  const total = useStore((s) => s.total);
   const messages = useStore((s) => s.messages);
   const checkpoints = useStore((s) => s.checkpoints);
   const selected = useStore((s) => s.selected);
-  const showHidden = useStore((s) => s.showHidden);
-  const sessionId = useStore((s) => s.sessionId);
   const focusRequest = useStore((s) => s.focusRequest);
   // Search and filters (store/search.ts): the rows they keep, null for all; the row the last match move reached.
   const rows = useSearch((s) => s.rows);
@@ -33,9 +104,7 @@ export function Timeline() {
   const baselineFiles = useStore((s) =>
     s.baseline && s.baseline.hash === s.checkpoints[0]?.hash ? s.baseline.files : null,
   );
-  const scrollRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
   /** A key moved the selection: focus its row as soon as the virtualiser has rendered it. */
   const focusPending = useRef(false);
 
@@ -43,16 +112,23 @@ export function Timeline() {
   const checkpointAt = useMemo(() => new Map(checkpoints.map((c, i) => [c.index, i])), [checkpoints]);
   const selectedRow = checkpoints[selected]?.index ?? -1;
   const selectedPos = posOf ? (posOf.get(selectedRow) ?? -1) : selectedRow;
-  const selectedMessage = selectedRow >= 0 ? messages[selectedRow] : undefined;
   const matchPos = matchRow === null ? -1 : posOf ? (posOf.get(matchRow) ?? -1) : matchRow;
 
   const virtualizer = useVirtualizer({
     count,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: () => scrollBox,
     // Fixed-height rows: nothing to measure, so fast scrolling never shifts under the user.
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
     getItemKey: (i) => messages[rowAt(i)]?.id ?? `row-${rowAt(i)}`,
+    // The scroll box is laid out (it outlives this list): its size, and where the list opens.
+    initialRect: { width: scrollBox.clientWidth, height: scrollBox.clientHeight },
+    initialOffset: () => {
+      const viewport = scrollBox.clientHeight;
+      const offset = openingOffset(selectedPos, count, viewport);
+      atBottom.current = offset >= count * ROW_HEIGHT - viewport - 80;
+      return offset;
+    },
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -87,76 +163,42 @@ export function Timeline() {
   // Follow new messages live while the list is scrolled to its end.
   useEffect(() => {
     if (count > 0 && atBottom.current && !rows) virtualizer.scrollToIndex(count - 1, { align: 'end' });
-  }, [count, rows, virtualizer]);
-
-  const onScroll = () => {
-    const el = scrollRef.current;
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-  };
+  }, [count, rows, virtualizer, atBottom]);
 
   return (
-    <aside className="timeline-pane">
-      <div className="pane-title">
-        <h2>Timeline</h2>
-        <span className="count">{plural(total, 'message')}</span>
-        <button type="button" aria-pressed={showHidden} className="toggle" onClick={toggleShowHidden}>
-          Show rewound
-        </button>
-      </div>
-      <PulledNote />
-      <SearchBar />
-      <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll}>
-        {total === 0 && sessionId === null && (
-          <p className="empty-note">
-            No sessions in this folder yet. Record one with <code>retrace message</code> and{' '}
-            <code>retrace checkpoint</code>, or install the Claude Code hooks with{' '}
-            <code>retrace install claude-code</code>.
-          </p>
-        )}
-        <div
-          role="list"
-          aria-label="Timeline"
-          className="timeline"
-          ref={listRef}
-          style={{ height: virtualizer.getTotalSize() }}
-        >
-          {items.map((item) => {
-            const row = rowAt(item.index);
-            const cpIndex = checkpointAt.get(row);
-            const message = messages[row];
-            return (
-              <div
-                key={item.key}
-                role="listitem"
-                data-index={row}
-                aria-setsize={count}
-                aria-posinset={item.index + 1}
-                aria-current={cpIndex !== undefined && cpIndex === selected ? 'true' : undefined}
-                className={`row-wrap${searching ? ' match' : ''}${row === matchRow ? ' match-current' : ''}`}
-                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-              >
-                <Row
-                  message={message}
-                  checkpointIndex={cpIndex}
-                  selected={cpIndex === selected}
-                  reading={message?.id === readingId}
-                  baselineFiles={cpIndex === 0 ? baselineFiles : undefined}
-                />
-              </div>
-            );
-          })}
-        </div>
-        {selectedMessage?.hash && selectedPos >= 0 && (
-          // The selected checkpoint's "Label" action, laid over its row but outside it: a row is one button.
+    <div
+      role="list"
+      aria-label="Timeline"
+      className="timeline"
+      ref={listRef}
+      style={{ height: virtualizer.getTotalSize() }}
+    >
+      {items.map((item) => {
+        const row = rowAt(item.index);
+        const cpIndex = checkpointAt.get(row);
+        const message = messages[row];
+        return (
           <div
-            className="label-slot"
-            style={{ transform: `translateY(${selectedPos * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
+            key={item.key}
+            role="listitem"
+            data-index={row}
+            aria-setsize={count}
+            aria-posinset={item.index + 1}
+            aria-current={cpIndex !== undefined && cpIndex === selected ? 'true' : undefined}
+            className={`row-wrap${searching ? ' match' : ''}${row === matchRow ? ' match-current' : ''}`}
+            style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
           >
-            <LabelAction message={selectedMessage} />
+            <Row
+              message={message}
+              checkpointIndex={cpIndex}
+              selected={cpIndex === selected}
+              reading={message?.id === readingId}
+              baselineFiles={cpIndex === 0 ? baselineFiles : undefined}
+            />
           </div>
-        )}
-      </div>
-    </aside>
+        );
+      })}
+    </div>
   );
 }
 

@@ -15,20 +15,8 @@ import type {
   WorkspaceInfo,
   WorkspaceStatus,
 } from '../../../shared/model';
-import type { Result } from '../../../shared/result';
 
-type Handler = (req: Record<string, unknown>) => Promise<Result<unknown>>;
-const bridge = vi.hoisted(() => ({ handlers: {} as Record<string, Handler> }));
-vi.mock('../bridge', () => ({
-  api: new Proxy(
-    {},
-    {
-      get: (_target, method: string) =>
-        bridge.handlers[method] ??
-        (() => Promise.resolve({ ok: false, error: { code: 'E_INTERNAL', message: `not stubbed: ${method}` } })),
-    },
-  ),
-}));
+vi.mock('../bridge', () => import('./stubBridge'));
 
 import {
   ensureRange,
@@ -44,6 +32,7 @@ import {
   useStore,
 } from './index';
 import { onFolderOpened } from './state';
+import { stubBridge, type StubHandler } from './stubBridge';
 import { appendTail, reloadTimeline } from './timeline';
 
 interface FakeFolder {
@@ -98,13 +87,13 @@ let folders: FakeFolder[] = [];
 function serve(): void {
   const byId = (req: Record<string, unknown>) => folders.find((f) => f.ws.id === req.workspace)!;
   const answer =
-    <T>(method: string, fn: (f: FakeFolder, req: Record<string, unknown>) => T): Handler =>
+    <T>(method: string, fn: (f: FakeFolder, req: Record<string, unknown>) => T): StubHandler =>
     async (req) => {
       const f = method === 'openWorkspace' ? folders.find((x) => x.ws.root === req.path)! : byId(req);
       if (f.held.has(method)) await f.gate;
       return { ok: true, value: fn(f, req) };
     };
-  bridge.handlers = {
+  stubBridge({
     openWorkspace: answer('openWorkspace', (f) => f.ws),
     listSessions: answer('listSessions', (f) => [f.session]),
     status: answer('status', (f): WorkspaceStatus => ({
@@ -117,17 +106,12 @@ function serve(): void {
       recovered: [],
     })),
     restores: answer('restores', (f) => [...f.restores]),
-    timeline: answer('timeline', (f, req): TimelinePage => {
-      const offset = req.offset as number;
-      const checkpoints = f.messages.flatMap((m, index) => (m.hash ? [{ index, messageId: m.id, hash: m.hash }] : []));
-      return {
-        session: f.session.id,
-        total: f.messages.length,
-        offset,
-        messages: f.messages.slice(offset, offset + (req.limit as number)),
-        checkpoints,
-      };
-    }),
+    timeline: answer('timeline', (f, req) => pageOf(f, req.offset as number, req.limit as number)),
+    // The first page stands in for the one that holds the latest checkpoint.
+    firstView: answer('firstView', (f, req) => ({
+      sessions: [f.session],
+      timeline: pageOf(f, 0, req.limit as number),
+    })),
     diffSummary: answer('diffSummary', (f, req): DiffSummary => {
       f.diffCalls++;
       const to = req.to as string;
@@ -152,6 +136,17 @@ function serve(): void {
       });
       return result;
     }),
+  });
+}
+
+function pageOf(f: FakeFolder, offset: number, limit: number): TimelinePage {
+  const checkpoints = f.messages.flatMap((m, index) => (m.hash ? [{ index, messageId: m.id, hash: m.hash }] : []));
+  return {
+    session: f.session.id,
+    total: f.messages.length,
+    offset,
+    messages: f.messages.slice(offset, offset + limit),
+    checkpoints,
   };
 }
 
@@ -267,7 +262,7 @@ describe('opening another folder', () => {
     await openFolder(a.ws.root);
     await settle();
     // A's middle page and a new diff are asked for, and answered only once B is open.
-    a.held = new Set(['timeline', 'diffSummary', 'fileContents', 'restores', 'status', 'listSessions']);
+    a.held = new Set(['timeline', 'diffSummary', 'fileContents', 'restores', 'status', 'listSessions', 'firstView']);
     void ensureRange(0, a.messages.length - 1);
     setCompare('since');
     await settle();

@@ -24,13 +24,28 @@ export function diffSides(s: State, index: number): { from: Hash | null; to: Dif
   }
 }
 
-/** Select a checkpoint by its place in the list; `keepFile` when it is the same checkpoint as before (a reload). */
-export function select(index: number, opts: { keepFile?: boolean } = {}): void {
+/**
+ * Select a checkpoint by its place in the list; `keepFile` when it is the same checkpoint as before (a reload).
+ * `diffAfterPaint`: ask for its diff once the frame that shows the selection has painted (the folder's first view:
+ * the diff's git work would compete with that frame for the CPU).
+ */
+export function select(index: number, opts: { keepFile?: boolean; diffAfterPaint?: boolean } = {}): void {
   const s = get();
   if (s.checkpoints.length === 0) return set({ selected: -1, summary: null, file: null, diffKey: null, fileKey: null });
   const i = Math.max(0, Math.min(s.checkpoints.length - 1, index));
   set({ selected: i, preview: null });
-  void refreshDiff({ keepFile: opts.keepFile ?? false });
+  const load = () => void refreshDiff({ keepFile: opts.keepFile ?? false });
+  if (!opts.diffAfterPaint) return load();
+  // Nothing else may have moved meanwhile: a later selection asked for its own diff already.
+  afterPaint(() => {
+    if (get().scope === s.scope && get().selected === i && get().diffKey === null) load();
+  });
+}
+
+/** Run `fn` after the next paint (the frame callback runs just before it; the timeout after it). */
+function afterPaint(fn: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(fn));
+  else setTimeout(fn);
 }
 
 /** `focus`: a key moved it, so focus follows to the selected timeline row (even at either end of the list). */

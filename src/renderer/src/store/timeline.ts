@@ -2,10 +2,11 @@
  * The timeline slice: the session's messages, loaded a page at a time as the list scrolls. Which pages are
  * loaded is the open folder's scope, so a late page of another folder (or an older list) is dropped.
  */
-import type { Message } from '../../../shared/model';
+import type { Message, TimelinePage } from '../../../shared/model';
+import type { Result } from '../../../shared/result';
 import { api } from '../bridge';
 import { select } from './selection';
-import { get, PAGE_SIZE, set, take } from './state';
+import { get, PAGE_SIZE, set, take, type WorkspaceScope } from './state';
 import { loadSessions } from './workspace';
 
 /**
@@ -13,28 +14,48 @@ import { loadSessions } from './workspace';
  * moved meanwhile) if it is still listed; `follow`: select the latest checkpoint instead.
  */
 export async function reloadTimeline(opts: { follow: boolean }): Promise<void> {
-  const { workspace, sessionId, showHidden, scope } = get();
+  const { workspace, sessionId, showHidden } = get();
   if (!workspace || !sessionId) return;
+  const reload = beginReload();
+  // Following: the page that holds the checkpoint to select comes first, so the list shows it at once.
+  const r = await api.timeline({
+    workspace: workspace.id,
+    session: sessionId,
+    includeHidden: showHidden,
+    offset: 0,
+    limit: PAGE_SIZE,
+    ...(opts.follow ? { anchor: 'latest-checkpoint' as const } : {}),
+  });
+  landReload(reload, r, opts);
+}
+
+/** The first page of a session the window just opened on (the folder's first view), its latest checkpoint selected. */
+export function showFirstPage(page: TimelinePage): void {
+  landReload(beginReload(), { ok: true, value: page }, { follow: true, diffAfterPaint: true });
+}
+
+/** A full reload starts: pages of the list it replaces are forgotten, and late answers to it dropped. */
+function beginReload(): { gen: number; scope: WorkspaceScope } {
+  const { scope } = get();
   const gen = get().timelineGen + 1;
   scope.loadedPages.clear();
   scope.pagesInFlight.clear();
   scope.reloading = gen;
   set({ timelineGen: gen });
-  // Following: the page that holds the checkpoint to select comes first, so the list shows it at once.
-  const page = take(
-    await api.timeline({
-      workspace: workspace.id,
-      session: sessionId,
-      includeHidden: showHidden,
-      offset: 0,
-      limit: PAGE_SIZE,
-      ...(opts.follow ? { anchor: 'latest-checkpoint' as const } : {}),
-    }),
-  );
+  return { gen, scope };
+}
+
+function landReload(
+  reload: { gen: number; scope: WorkspaceScope },
+  answer: Result<TimelinePage>,
+  opts: { follow: boolean; diffAfterPaint?: boolean },
+): void {
+  const { scope, gen } = reload;
   if (get().scope !== scope || get().timelineGen !== gen) return;
   scope.reloading = 0;
   const tailPending = scope.tailAfterReload;
   scope.tailAfterReload = false;
+  const page = take(answer);
   if (!page) return;
   const messages: (Message | undefined)[] = new Array<Message | undefined>(page.total);
   page.messages.forEach((m, i) => (messages[page.offset + i] = m));
@@ -49,7 +70,7 @@ export async function reloadTimeline(opts: { follow: boolean }): Promise<void> {
   set({ total: page.total, messages, checkpoints: page.checkpoints });
   const target = page.checkpoints[selected];
   if (target) void ensureRange(target.index, target.index);
-  select(selected, { keepFile: kept >= 0 });
+  select(selected, { keepFile: kept >= 0, diffAfterPaint: opts.diffAfterPaint ?? false });
   // Messages recorded while this reload was on its way: the answer may predate them.
   if (tailPending) void appendTail();
 }

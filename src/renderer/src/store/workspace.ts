@@ -1,16 +1,19 @@
 /** The workspace slice: boot, opening a folder, its status and its sessions. */
+import type { FirstView } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { WorkspaceInfo } from '../../../shared/model';
+import { newestSession } from '../../../shared/newestSession';
 import { api } from '../bridge';
 import { loadRestores } from './restore';
-import { freshState, get, set, take } from './state';
-import { reloadTimeline } from './timeline';
+import { freshState, get, PAGE_SIZE, set, take } from './state';
+import { reloadTimeline, showFirstPage } from './timeline';
 
 export async function boot(): Promise<void> {
-  const info = take(await api.init({}));
+  // The folder's first view in the same answer (a host that has it at hand gives it): nothing else to wait for.
+  const info = take(await api.init({ firstView: { includeHidden: false, limit: PAGE_SIZE } }));
   if (!info) return set({ phase: 'open-folder' });
   set({ host: info.host, ...(info.openError ? { error: info.openError as ErrorInfo } : {}) });
-  if (info.workspace) await showWorkspace(info.workspace);
+  if (info.workspace) await showWorkspace(info.workspace, info.firstView);
   else await showOpenFolder();
 }
 
@@ -30,16 +33,31 @@ export async function pickFolder(): Promise<void> {
   if (path) await openFolder(path);
 }
 
-/** Start the folder from a fresh state (a new scope too): only the host and a pending alert carry over. */
-async function showWorkspace(ws: WorkspaceInfo): Promise<void> {
+/**
+ * Start the folder from a fresh state (a new scope too): only the host and a pending alert carry over. `view`: its
+ * first view, already answered (with init): the window's first frame of the folder then shows it.
+ */
+async function showWorkspace(ws: WorkspaceInfo, view?: FirstView): Promise<void> {
   const { host, error } = get();
   set({ ...freshState(), host, phase: 'workspace', workspace: ws, error });
   document.title = `${ws.name} — Retrace`;
-  // The first view (the newest session's timeline) first; the storage figure and the restores then.
-  await loadSessions(true);
+  // The first view (the newest session's timeline) first, in one request; the storage figure and the restores then.
+  if (view) showFirstView(view);
+  else await loadFirstView(ws);
   if (get().workspace !== ws) return;
   set({ firstViewShown: true });
   await Promise.all([refreshStatus(), loadRestores()]);
+}
+
+/** The folder's sessions and the newest one's page at its latest checkpoint, selected. */
+async function loadFirstView(ws: WorkspaceInfo): Promise<void> {
+  const view = take(await api.firstView({ workspace: ws.id, includeHidden: get().showHidden, limit: PAGE_SIZE }));
+  if (view && get().workspace === ws) showFirstView(view);
+}
+
+function showFirstView(view: FirstView): void {
+  set({ sessions: view.sessions, ...(view.timeline ? { sessionId: view.timeline.session } : {}) });
+  if (view.timeline) showFirstPage(view.timeline);
 }
 
 export async function refreshStatus(): Promise<void> {
@@ -57,7 +75,7 @@ export async function loadSessions(pickLatest: boolean): Promise<void> {
   set({ sessions });
   const current = get().sessionId;
   if ((pickLatest || !current || !sessions.some((s) => s.id === current)) && sessions.length > 0) {
-    const latest = [...sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0]!;
+    const latest = newestSession(sessions)!;
     if (latest.id !== current) await selectSession(latest.id);
   }
 }
