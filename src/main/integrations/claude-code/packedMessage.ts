@@ -6,15 +6,9 @@
  * (issue 15 item 4: peak memory ≤ 2× the transcript). What the reconstruction reads (kind, ids, time, hidden)
  * stays as it is; `text` and `meta` are decoded when read — by the write, once per message.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { MessageMeta } from '../../../shared/model';
+import { deflateText, inflateText } from './packedText';
 import type { ConversationMessage } from './types';
-
-/**
- * Fast, and text still shrinks 3–5× (the write decodes each message once); small output chunks, so that
- * each call leaves little garbage outside the JavaScript heap (a 16 KiB chunk per message by default).
- */
-const ZLIB = { level: 1, chunkSize: 1024 };
 
 class PackedMessage implements ConversationMessage {
   readonly role: ConversationMessage['role'];
@@ -32,11 +26,7 @@ class PackedMessage implements ConversationMessage {
     this.hidden = m.hidden;
     this.uuids = m.uuids;
     if (m.toolUseId !== undefined) this.toolUseId = m.toolUseId;
-    // Copied out at its size into memory of its own: zlib's result is a view of its output chunk, and a small
-    // Buffer.from would share Node's 8 KiB pool with short-lived buffers, keeping all of it alive.
-    const deflated = deflateRawSync(JSON.stringify([m.text, m.meta]), ZLIB);
-    this.packed = Buffer.allocUnsafeSlow(deflated.length);
-    deflated.copy(this.packed);
+    this.packed = deflateText(JSON.stringify([m.text, m.meta]));
   }
 
   get text(): string {
@@ -58,7 +48,7 @@ class PackedMessage implements ConversationMessage {
   /** The write reads a message's meta and its text: one decoding serves both. */
   private read(): { text: string; meta: MessageMeta | null } {
     if (lastRead?.from !== this) {
-      const [text, meta] = JSON.parse(inflateRawSync(this.packed).toString('utf8')) as [string, MessageMeta];
+      const [text, meta] = JSON.parse(inflateText(this.packed)) as [string, MessageMeta];
       lastRead = { from: this, text, meta };
     }
     return lastRead;
