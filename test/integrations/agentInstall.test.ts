@@ -3,7 +3,7 @@
  * everything else, twice = the same bytes, refuse a file that is not JSON and leave it byte-identical. The
  * installed command really runs the hook as the agent would (through a shell, payload on stdin, `{}` back).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -41,7 +41,7 @@ describe('retrace install codex', () => {
     const env = { CODEX_HOME: codexHome };
     const res = await cliJson<Installed>(['install', 'codex'], { home, env, path: basePath });
     expect(res).toMatchObject({ settings: file, changed: true, events: ['UserPromptSubmit', 'PostToolUse', 'Stop'] });
-    expect(res.command).toBe(`${process.execPath} ${CLI_BIN} hook codex`);
+    expect(res.command).toBe(`env NODE_EXTRA_CA_CERTS= ${process.execPath} ${CLI_BIN} hook codex`);
     const doc = JSON.parse(readFileSync(file, 'utf8')) as { hooks: Record<string, Groups> };
     const ours = { type: 'command', command: res.command, timeout: 30 };
     expect(doc.hooks.SessionStart).toEqual(EXISTING.hooks.SessionStart);
@@ -57,9 +57,11 @@ describe('retrace install codex', () => {
     expect(again.changed).toBe(false);
     expect(fileSha(file)).toBe(sha);
 
-    // As Codex runs it: through a shell, in the session's cwd, payload on stdin; `{}` is its answer.
+    // As Codex runs it: through a shell, in the session's cwd, payload on stdin; `{}` is its answer. The
+    // agent's environment names extra CA certificates (here a missing file): the hook's Node must not load
+    // them (Node 20 would, at start-up: ~120 ms a call, and a warning on stderr for a file it cannot read).
     const ws = makeWorkspace({ 'a.txt': 'a\n' });
-    const out = execFileSync('sh', ['-c', res.command], {
+    const run = spawnSync('sh', ['-c', res.command], {
       cwd: ws,
       input: JSON.stringify({
         hook_event_name: 'UserPromptSubmit',
@@ -67,9 +69,12 @@ describe('retrace install codex', () => {
         cwd: ws,
         prompt: 'hello',
       }),
-      env: { ...process.env, RETRACE_HOME: home, PATH: basePath },
-    }).toString();
-    expect(out).toBe('{}\n');
+      env: { ...process.env, RETRACE_HOME: home, PATH: basePath, NODE_EXTRA_CA_CERTS: join(ws, 'no-such-ca.pem') },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('{}\n');
     const log = await cliJson<{ session: string; messages: { text: string }[] }>(['log', '--cwd', ws], { home });
     expect(log).toMatchObject({ session: 'codex-installed-1', messages: [{ text: 'hello' }] });
     const sessions = await cliJson<{ source: string }[]>(['sessions', '--cwd', ws], { home });
@@ -131,14 +136,14 @@ describe('retrace install codex|gemini with `retrace` on PATH', () => {
     for (const agent of ['codex', 'gemini']) {
       await cliJson(['install', agent], { home, env, path: basePath }); // first: absolute paths
       const res = await cliJson<Installed>(['install', agent], { home, env, path: `${bin}:${basePath}` });
-      expect(res).toMatchObject({ command: `retrace hook ${agent}`, changed: true });
+      expect(res).toMatchObject({ command: `env NODE_EXTRA_CA_CERTS= retrace hook ${agent}`, changed: true });
       const doc = JSON.parse(readFileSync(res.settings, 'utf8')) as { hooks: Record<string, Groups> };
       for (const event of res.events) {
         const commands = doc.hooks[event]!.flatMap((g) => g.hooks.map((h) => h.command));
         expect(commands).toEqual(
           agent === 'gemini' && event === 'AfterTool'
-            ? [claude.command, 'retrace hook gemini']
-            : [`retrace hook ${agent}`],
+            ? [claude.command, 'env NODE_EXTRA_CA_CERTS= retrace hook gemini']
+            : [`env NODE_EXTRA_CA_CERTS= retrace hook ${agent}`],
         );
       }
     }
@@ -166,7 +171,7 @@ describe('retrace install gemini', () => {
     const env = { HOME: userHome, GEMINI_DIR: undefined, GEMINI_CLI_HOME: undefined };
     const res = await cliJson<Installed>(['install', 'gemini'], { home, env, path: basePath });
     expect(res).toMatchObject({ settings: file, changed: true, events: ['BeforeAgent', 'AfterTool', 'AfterAgent'] });
-    expect(res.command).toBe(`${process.execPath} ${CLI_BIN} hook gemini`);
+    expect(res.command).toBe(`env NODE_EXTRA_CA_CERTS= ${process.execPath} ${CLI_BIN} hook gemini`);
     const doc = JSON.parse(readFileSync(file, 'utf8')) as typeof EXISTING & { hooks: Record<string, Groups> };
     expect(doc.model).toEqual(EXISTING.model);
     expect(doc.general).toEqual(EXISTING.general);

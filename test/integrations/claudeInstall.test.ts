@@ -36,7 +36,7 @@ describe('retrace install claude-code', () => {
     expect(res.settings).toBe(settings);
     expect(res.changed).toBe(true);
     // Without `retrace` on PATH the command names this installation's node and bin by absolute path.
-    expect(res.command).toBe(`${process.execPath} ${CLI_BIN} hook claude-code`);
+    expect(res.command).toBe(`env NODE_EXTRA_CA_CERTS= ${process.execPath} ${CLI_BIN} hook claude-code`);
     const s = JSON.parse(readFileSync(settings, 'utf8'));
     expect(s.model).toBe('opus');
     expect(s.permissions).toEqual(EXISTING.permissions);
@@ -86,11 +86,11 @@ describe('retrace install claude-code', () => {
       env,
       path: `${bin}:${basePath}`,
     });
-    expect(res).toMatchObject({ command: 'retrace hook claude-code', changed: true });
+    expect(res).toMatchObject({ command: 'env NODE_EXTRA_CA_CERTS= retrace hook claude-code', changed: true });
     const s = JSON.parse(readFileSync(join(config, 'settings.json'), 'utf8'));
     for (const event of ['UserPromptSubmit', 'PostToolUse', 'Stop']) {
       const commands = s.hooks[event].flatMap((g: { hooks: { command: string }[] }) => g.hooks.map((h) => h.command));
-      expect(commands).toEqual(['retrace hook claude-code']);
+      expect(commands).toEqual(['env NODE_EXTRA_CA_CERTS= retrace hook claude-code']);
     }
   });
 

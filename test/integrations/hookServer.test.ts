@@ -198,7 +198,7 @@ async function playTurn(t: Turn, after?: (step: number) => Promise<void>): Promi
 }
 
 /** What a turn recorded, without what differs from run to run (ids, times, commit hashes): texts, meta, trees. */
-async function recorded(t: Turn): Promise<unknown> {
+async function recorded(t: Pick<Turn, 'home' | 'ws'>): Promise<unknown> {
   const log = await cliJson<{
     session: string;
     messages: { role: string; text: string; hash: string | null; meta?: unknown }[];
@@ -529,5 +529,166 @@ describe('hook server', () => {
     });
     expect(r.signal).toBe('SIGKILL');
     expect(alive(pid)).toBe(true);
+  });
+});
+
+describe('hook client (out/cli/hook-client.cjs)', () => {
+  /** Codex's and Gemini CLI's turn: a prompt, a file written by a tool (its call carries 1 MB), the reply. */
+  const agentTurns = {
+    codex: (ws: string, session: string) =>
+      [
+        { hook_event_name: 'UserPromptSubmit', prompt: 'Add a greeting' },
+        {
+          hook_event_name: 'PostToolUse',
+          tool_name: 'Bash',
+          tool_use_id: 'call_1',
+          tool_input: { command: 'echo hi > greet.txt' },
+          tool_response: 'x'.repeat(1 << 20),
+          write: 'greet.txt',
+        },
+        { hook_event_name: 'Stop', last_assistant_message: 'Done.' },
+      ].map((p) => ({ session_id: session, cwd: ws, ...p })),
+    gemini: (ws: string, session: string) =>
+      [
+        { hook_event_name: 'BeforeAgent', prompt: 'Add a greeting' },
+        {
+          hook_event_name: 'AfterTool',
+          tool_name: 'write_file',
+          tool_input: { file_path: join(ws, 'greet.txt'), content: 'y'.repeat(1 << 20) },
+          write: 'greet.txt',
+        },
+        { hook_event_name: 'AfterAgent', prompt: 'Add a greeting', prompt_response: 'Done.' },
+      ].map((p) => ({ session_id: session, cwd: ws, ...p })),
+  };
+
+  for (const agent of ['codex', 'gemini'] as const) {
+    it(`${agent}: the same payloads through the client and the server as through the CLI in-process: same output, same record`, async () => {
+      const play = async (env: Record<string, string | undefined>, serverFirst: boolean) => {
+        const home = tempHome();
+        const ws = makeWorkspace({ 'app.js': "console.log('hi');\n" });
+        const outputs: unknown[] = [];
+        const lines: string[] = [];
+        for (const [i, { write, ...payload }] of agentTurns[agent](ws, `${agent}-session-1`).entries()) {
+          if (write) writeFileSync(join(ws, write), `written by the ${agent} tool\n`);
+          const r = await runCli(['hook', agent], {
+            home,
+            cwd: ws,
+            env: { ...env, GEMINI_PROJECT_DIR: ws },
+            input: JSON.stringify(payload),
+          });
+          outputs.push([r.code, r.signal, r.stdout, r.stderr]);
+          lines.push(lastOk(home));
+          if (i === 0 && serverFirst) await serverUp(home);
+        }
+        return { home, ws, outputs, lines };
+      };
+      const viaServer = await play(ON, true);
+      expect(viaServer.lines[0]).not.toMatch(/via server/);
+      expect(viaServer.lines.slice(1).every((l) => / via server$/.test(l))).toBe(true);
+      const inProcess = await play({ ...ON, RETRACE_HOOK_SERVER: '0' }, false);
+      expect(inProcess.lines.some((l) => /via server/.test(l))).toBe(false);
+
+      expect(viaServer.outputs).toEqual(Array(3).fill([0, null, '{}\n', '']));
+      expect(viaServer.outputs).toEqual(inProcess.outputs);
+      const a = await recorded(viaServer);
+      expect(a).toEqual(await recorded(inProcess));
+      expect(a).toMatchObject({ session: `${agent}-session-1`, messages: [{ role: 'user' }, {}, { text: 'Done.' }] });
+    });
+  }
+
+  it('an unknown agent answered by the server: the same exit code, output and hook.log error as the CLI in-process', async () => {
+    const t = turn({ env: ON });
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    await serverUp(t.home);
+    const call = (env: Record<string, string | undefined>) =>
+      runCli(['hook', 'no-such-agent'], { home: t.home, cwd: t.ws, env, input: '{}' });
+    const viaServer = await call(ON);
+    const serverLine = hookLines(t.home).at(-1)!;
+    const inProcess = await call({ ...ON, RETRACE_HOOK_SERVER: '0' });
+    const ownLine = hookLines(t.home).at(-1)!;
+    expect([viaServer.code, viaServer.stdout, viaServer.stderr]).toEqual([
+      inProcess.code,
+      inProcess.stdout,
+      inProcess.stderr,
+    ]);
+    const error = (l: string) => / error (.*) \(\d+ms\)/.exec(l)?.[1];
+    expect(serverLine).toMatch(/ via server$/);
+    expect(error(serverLine)).toMatch(/^\? \?: \w+ unknown hook source "no-such-agent"$/);
+    expect(error(serverLine)).toBe(error(ownLine));
+  });
+
+  it("a server's answer is printed as it is, exit code included; an answer the client cannot read runs the hook in-process", async () => {
+    const t = turn({ env: ON });
+    const paths = hookServerPaths(t.home);
+    mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+    // A server answering each request with the next of these lines.
+    const answers = [
+      { status: 'ok', code: 3, stdout: 'out\n', stderr: 'retrace: it failed (E_SOMETHING)\n' },
+      { status: 'ok', code: 'zero', stdout: '', stderr: '' },
+      { status: 'ok', code: 0 },
+      { status: 'fine' },
+    ];
+    const fake = spawn(process.execPath, [
+      '-e',
+      `const answers = ${JSON.stringify(answers)};
+       require('net').createServer((s) => s.once('data', () => s.end(JSON.stringify(answers.shift()) + '\\n')))
+         .listen(${JSON.stringify(paths.socket)});`,
+    ]);
+    started.add(fake.pid!);
+    await eventually('the fake server', () => existsSync(paths.socket));
+    const call = async (prompt: string): Promise<CliResult> => {
+      writeFileSync(paths.pidFile, String(fake.pid)); // "a server is starting": the client starts no other
+      return runCli(['hook', 'claude-code'], {
+        home: t.home,
+        cwd: t.ws,
+        env: ON,
+        input: JSON.stringify({ session_id: SESSION, cwd: t.ws, hook_event_name: 'UserPromptSubmit', prompt }),
+      });
+    };
+    const passed = await call('not recorded: the fake server answered');
+    expect([passed.code, passed.stdout, passed.stderr]).toEqual([3, 'out\n', 'retrace: it failed (E_SOMETHING)\n']);
+    for (const prompt of ['two', 'three', 'four']) {
+      const r = await call(prompt);
+      expect([r.code, r.signal, r.stdout, r.stderr]).toEqual([0, null, '', '']);
+      expect(lastOk(t.home)).toMatch(new RegExp(` ok UserPromptSubmit ${SESSION} `));
+      expect(lastOk(t.home)).not.toMatch(/via server/);
+    }
+    const log = await cliJson<{ messages: { text: string }[] }>(['log', '--cwd', t.ws], { home: t.home });
+    expect(log.messages.map((m) => m.text)).toEqual(['two', 'three', 'four']);
+  });
+
+  it('stdin from a file, from /dev/null and from a pipe that stays open until the payload is written', async () => {
+    const t = turn({ env: ON });
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    await serverUp(t.home);
+    const payloadFile = join(tempDir('retrace-payload-'), 'payload.json');
+    writeFileSync(
+      payloadFile,
+      JSON.stringify({ session_id: SESSION, cwd: t.ws, hook_event_name: 'UserPromptSubmit', prompt: 'two' }),
+    );
+    const sh = (script: string) =>
+      new Promise<[number | null, string, string]>((resolve) => {
+        const child = spawn('sh', ['-c', script], {
+          cwd: t.ws,
+          env: { ...process.env, ...ON, RETRACE_HOME: t.home, RETRACE_HOOK_SERVER: undefined } as NodeJS.ProcessEnv,
+        });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (err += d));
+        child.on('exit', (code) => resolve([code, out, err]));
+      });
+    const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_BIN)} hook claude-code`;
+    expect(await sh(`${hook} < ${JSON.stringify(payloadFile)}`)).toEqual([0, '', '']);
+    expect(lastOk(t.home)).toMatch(/ ok UserPromptSubmit .* via server$/);
+    expect(await sh(`${hook} < /dev/null`)).toEqual([0, '', '']);
+    expect(hookLines(t.home).at(-1)).toMatch(/ error \? \?: E_INVALID_INPUT .* via server$/);
+    expect(await sh(`(sleep 0.3; cat ${JSON.stringify(payloadFile)} | sed s/two/three/) | ${hook}`)).toEqual([
+      0,
+      '',
+      '',
+    ]);
+    const log = await cliJson<{ messages: { text: string }[] }>(['log', '--cwd', t.ws], { home: t.home });
+    expect(log.messages.map((m) => m.text)).toEqual(['one', 'two', 'three']);
   });
 });

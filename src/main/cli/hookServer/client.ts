@@ -11,11 +11,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { isatty } from 'node:tty';
 import { pathToFileURL } from 'node:url';
 import { resolveDataHome } from '../../engine/dataHome';
 import { SERVER_DOWN_ENV, serverDownSince } from './gap';
 import { hookServerPaths, isPrivateDir, pidAlive, socketPathFits, type HookServerPaths } from './paths';
-import { BUILD_ID, forwardedEnv, lineReader, type HookAnswer, type HookRequest } from './protocol';
+import { BUILD_ID, forwardedEnv, isHookAnswer, lineReader, type HookAnswer, type HookRequest } from './protocol';
 
 /** A server that does not accept within this is treated as absent. */
 const CONNECT_TIMEOUT_MS = 200;
@@ -121,8 +122,8 @@ function ask(paths: HookServerPaths, req: HookRequest): Promise<HookAnswer> {
       lineReader((line) => {
         socket.destroy();
         try {
-          const answer = JSON.parse(line ?? '') as HookAnswer;
-          if (answer.status !== 'ok' && answer.status !== 'declined') throw new Error('bad answer');
+          const answer = JSON.parse(line ?? '') as unknown;
+          if (!isHookAnswer(answer)) throw new Error('bad answer');
           resolve(answer);
         } catch (e) {
           reject(new BrokenOff((e as Error).message)); // sent, but no usable answer
@@ -182,7 +183,14 @@ async function inProcess(cliPath: string, argv: string[], stdin: string): Promis
 
 async function readStdin(): Promise<string> {
   // Run by hand in a terminal there is no payload: do not wait for one (as the hook command does).
-  if (process.stdin.isTTY) return '';
+  if (isatty(0)) return '';
+  // One blocking read to the end: process.stdin would first build a stream for fd 0 (~3–5 ms of start-up).
+  try {
+    return readFileSync(0, 'utf8');
+  } catch (e) {
+    // A non-blocking pipe (EAGAIN) is read as a stream; no stdin at all is no payload.
+    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') return '';
+  }
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
   return Buffer.concat(chunks).toString('utf8');

@@ -70,6 +70,25 @@ export type HookAnswer =
   /** The client runs the hook in-process (and starts a fresh server). */
   | { status: 'declined'; reason: string };
 
+/**
+ * Whether a line the client read is an answer it can act on: an exit code and both outputs to print as the
+ * CLI would, or a refusal. Anything else (another version's shape, a broken server) and the client runs the
+ * hook itself rather than exit with a code or print output no CLI would.
+ */
+export function isHookAnswer(v: unknown): v is HookAnswer {
+  if (!v || typeof v !== 'object') return false;
+  const a = v as Record<string, unknown>;
+  if (a.status === 'declined') return typeof a.reason === 'string';
+  return (
+    a.status === 'ok' &&
+    Number.isInteger(a.code) &&
+    (a.code as number) >= 0 &&
+    (a.code as number) <= 255 &&
+    typeof a.stdout === 'string' &&
+    typeof a.stderr === 'string'
+  );
+}
+
 /** Requests carry whole hook payloads (a Write's file content): bound them generously. */
 export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 

@@ -11,6 +11,7 @@ import { buildGraph } from './graph';
 import { customTitleOf, isTypedPrompt, titleFrom, userText } from './labels';
 import { toMessages } from './messages';
 import { collectEvery, collectNow } from './memory';
+import { isPacked, packMessage } from './packedMessage';
 import { lineSlimmer } from './slim';
 import { collectToolResults, collectToolUses, groupSubagents, linkSubagents } from './subagents';
 import { layTimeline } from './timeline';
@@ -40,9 +41,16 @@ export function parseConversation(input: TranscriptInput): Conversation {
   return reader.finish();
 }
 
-/** Stream the session file and its sub-agent files; only what the importer uses is kept of each line. */
-export async function readConversation(file: string, agents: { name: string; path: string }[]): Promise<Conversation> {
-  const reader = new TranscriptReader({ releaseShown: true });
+/**
+ * Stream the session file and its sub-agent files; only what the importer uses is kept of each line.
+ * `pack`: the messages come compressed (packedMessage.ts), for an import that holds them until it writes.
+ */
+export async function readConversation(
+  file: string,
+  agents: { name: string; path: string }[],
+  opts: { pack?: boolean } = {},
+): Promise<Conversation> {
+  const reader = new TranscriptReader({ releaseShown: true, pack: opts.pack === true });
   const slim = lineSlimmer();
   for (const f of [{ name: 'main', path: file }, ...agents]) {
     const problems = await streamJsonl(
@@ -70,8 +78,11 @@ class TranscriptReader {
   private total = 0;
   private newestVersion: string | null = null;
 
-  /** releaseShown: drop the main thread's texts once they are messages (the lines are slimmed copies). */
-  constructor(private readonly opts: { releaseShown?: boolean } = {}) {}
+  /**
+   * releaseShown: drop the main thread's texts once they are messages (the lines are slimmed copies).
+   * pack: compress each message once made (packedMessage.ts).
+   */
+  constructor(private readonly opts: { releaseShown?: boolean; pack?: boolean } = {}) {}
 
   add(file: string, entry: JsonlEntry): void {
     this.total++;
@@ -179,7 +190,26 @@ class TranscriptReader {
 
     const toolUses = collectToolUses(lines, cwd);
     const shown = graph.nodes.filter((l) => onTimeline.has(l.uuid) || timeline.hidden.has(l.uuid));
-    const messages = toMessages(shown, toolUses, (u) => !onTimeline.has(u));
+    // Building the messages is the reading's peak: an import starts it with no garbage, collects as it goes,
+    // and packs each tool message (output, patch: most of a message's bytes) as soon as it is made, letting
+    // the line's copy of the output go; the other messages are packed once all are made.
+    if (this.opts.pack) collectNow();
+    const messages = toMessages(
+      shown,
+      toolUses,
+      (u) => !onTimeline.has(u),
+      this.opts.pack
+        ? {
+            settleTool: (m, block) => {
+              block.content = '';
+              return packMessage(m);
+            },
+            tick: collectNow,
+          }
+        : {},
+    );
+    if (this.opts.pack)
+      for (let i = 0; i < messages.length; i++) if (!isPacked(messages[i]!)) messages[i] = packMessage(messages[i]!);
     const byUuid = new Map<string, ConvLine>();
     for (const l of lines) if (!byUuid.has(l.uuid)) byUuid.set(l.uuid, l);
     const subagents = groupSubagents(

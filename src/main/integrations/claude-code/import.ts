@@ -209,7 +209,7 @@ async function readTranscript(file: string): Promise<Conversation> {
   try {
     if (statSync(file).isDirectory())
       throw new RetraceError('E_IMPORT', `${file} is a folder, not a transcript (.jsonl)`);
-    return await readConversation(file, findAgentFiles(file));
+    return await readConversation(file, findAgentFiles(file), { pack: true });
   } catch (e) {
     if (e instanceof RetraceError) throw e;
     const code = (e as NodeJS.ErrnoException).code;

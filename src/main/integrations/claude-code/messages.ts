@@ -17,6 +17,18 @@ function contentOf(line: ConvLine): unknown {
   return obj(line.entry.data.message)?.content;
 }
 
+export interface ToMessagesOptions {
+  /**
+   * A tool message, final as soon as it is made, and the tool_result block it came from: what to keep in its
+   * place (an import keeps it packed and lets the block's text go: conversation.ts).
+   */
+  settleTool?: (m: ConversationMessage, block: Record<string, unknown>) => ConversationMessage;
+  /** Called every TICK_LINES lines (an import collects its garbage then: memory.ts). */
+  tick?: () => void;
+}
+
+const TICK_LINES = 4000;
+
 /**
  * Messages of `lines` (in the order written). `hiddenOf` tells which lines are off the timeline; lines of one
  * response merge only with lines on the same side.
@@ -25,13 +37,18 @@ export function toMessages(
   lines: ConvLine[],
   toolUses: Map<string, ToolUse>,
   hiddenOf: (uuid: string) => boolean,
+  opts: ToMessagesOptions = {},
 ): ConversationMessage[] {
   const out: ConversationMessage[] = [];
+  /** Tool messages already in their final form (texts stripped, kept as settleTool returned them). */
+  const settled = new Set<ConversationMessage>();
+  let seen = 0;
   const assistantById = new Map<string, { msg: ConversationMessage; parts: string[] }>();
   const thinkingOf = new Map<ConversationMessage, string[]>();
   const callsOf = new Map<ConversationMessage, string[]>();
   const answered = answeredCalls(lines, hiddenOf);
   for (const line of lines) {
+    if (opts.tick && ++seen % TICK_LINES === 0) opts.tick();
     const d = line.entry.data;
     const hidden = hiddenOf(line.uuid);
     const base = { ts: line.ts, hidden, uuids: [line.uuid] };
@@ -83,7 +100,16 @@ export function toMessages(
         if (!block) continue;
         if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
         else if (block.type === 'image') texts.push('[image]');
-        else if (block.type === 'tool_result') out.push(toolMessage(line, block, toolUses, base));
+        else if (block.type === 'tool_result') {
+          const m = toolMessage(line, block, toolUses, base);
+          m.text = stripAnsi(m.text);
+          if (!opts.settleTool || m.text.trim() === '') out.push(m);
+          else {
+            const kept = opts.settleTool(m, block);
+            settled.add(kept);
+            out.push(kept);
+          }
+        }
       }
       if (texts.length > 0) userMessage(texts.join('\n'));
     } else if (line.type === 'system') {
@@ -104,8 +130,8 @@ export function toMessages(
       });
     if (calls.length > 0) msg.meta.toolCalls = calls;
   }
-  for (const m of out) m.text = stripAnsi(m.text);
-  return out.filter((m) => m.text.trim() !== '');
+  for (const m of out) if (!settled.has(m)) m.text = stripAnsi(m.text);
+  return out.filter((m) => settled.has(m) || m.text.trim() !== '');
 }
 
 /** One line of a model response: its model, usage (the last line's counts are the response's), thinking, calls. */

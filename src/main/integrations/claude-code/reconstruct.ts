@@ -8,6 +8,7 @@
  * listed as missing. Pure: backups are read through a callback.
  */
 import { obj, str } from './jsonl';
+import { isText, textOf, type PackedText } from './packedText';
 import type { Conversation, ConversationMessage, ToolResult, ToolUse } from './types';
 import {
   applyHunks,
@@ -71,12 +72,12 @@ interface FileEvent {
   path: string | null;
   absolute: string;
   /**
-   * State before the tool ran, when the transcript says (undefined: not said); a Buffer when the reader kept
-   * the text as UTF-8 bytes (slim.ts), decoded only when used.
+   * State before the tool ran, when the transcript says (undefined: not said); packed when the reader kept
+   * the text deflated (slim.ts), decoded only when used.
    */
-  before?: FileState | Buffer;
+  before?: FileState | PackedText;
   /** State after, when the transcript says it outright. */
-  after?: FileState | Buffer;
+  after?: FileState | PackedText;
   /** Otherwise: derive it from the state before. */
   transform?: (before: string) => string | null;
   ts: string;
@@ -323,9 +324,6 @@ function fileEvent(use: ToolUse, r: ToolResult, cwd: string | null, order: numbe
   // NotebookEdit: the transcript does not hold the notebook; only a file-history backup can tell.
   return ev;
 }
-
-const isText = (v: unknown): v is string | Buffer => typeof v === 'string' || Buffer.isBuffer(v);
-const textOf = (v: FileState | Buffer): FileState => (Buffer.isBuffer(v) ? v.toString('utf8') : v);
 
 function editWith(before: string, edits: StringEdit[] | null, hunks: Hunk[] | null): string | null {
   const byStrings = edits

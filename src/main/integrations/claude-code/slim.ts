@@ -7,6 +7,7 @@
 import { DETAIL_LIMIT } from '../details';
 import { arr, obj } from './jsonl';
 import { RESULT_EXCERPT, resultText } from './messages';
+import { PackedText } from './packedText';
 
 const TOP = [
   'type',
@@ -96,13 +97,14 @@ export function slimLine(data: Record<string, unknown>): Record<string, unknown>
 }
 
 /**
- * A tool's report; a whole file's text in it (`originalFile`) is kept as UTF-8 bytes: a JavaScript string
- * with one character beyond Latin-1 takes two bytes per character, and such files are common.
+ * A tool's report; a whole file's text in it (`originalFile`) is kept deflated (packedText.ts): only the step
+ * reconstruction reads it, and as a JavaScript string it takes two bytes per character as soon as one is
+ * beyond Latin-1.
  */
 function slimResult(result: Record<string, unknown>): Record<string, unknown> {
   const out = pick(result, RESULT_KEYS);
   for (const k of ['originalFile', 'originalFileContents'])
-    if (typeof out[k] === 'string' && (out[k] as string).length > 1024) out[k] = Buffer.from(out[k] as string, 'utf8');
+    if (typeof out[k] === 'string' && (out[k] as string).length > 1024) out[k] = new PackedText(out[k] as string);
   return out;
 }
 
@@ -125,11 +127,11 @@ function slimBlock(b: unknown, shown: boolean): unknown {
         ...(shown ? kept('content', resultText(block.content)) : { content: excerpt(block.content) }),
       };
     case 'tool_use': {
-      // A Write's whole file text, kept as bytes like a report's originalFile (slimResult).
+      // A Write's whole file text, kept deflated like a report's originalFile (slimResult).
       const input = obj(block.input);
       const content = input?.content;
       if (block.name !== 'Write' || typeof content !== 'string' || content.length <= 1024) return block;
-      return { ...block, input: { ...input, content: Buffer.from(content, 'utf8') } };
+      return { ...block, input: { ...input, content: new PackedText(content) } };
     }
     default:
       return block;

@@ -7,6 +7,7 @@ import type { ToolCallDetail } from '../../../shared/model';
 import { addedPatch, argsText, replacementPatch, toolCallDetail } from '../details';
 import { toHunks, toStringEdit, toStringEdits } from './edits';
 import { obj, str } from './jsonl';
+import { PackedText } from './packedText';
 
 /**
  * Input keys the patch shows (and the file, which the message names): left out of the input shown beside it.
@@ -74,10 +75,10 @@ function inputPatch(name: string, inp: Record<string, unknown>): string | undefi
   return undefined;
 }
 
-/** A Write's content is held as bytes once the line is slimmed (slim.ts): its text again. */
+/** A Write's content is held deflated once the line is slimmed (slim.ts): its text again. */
 function textOf(v: unknown): unknown {
-  if (Buffer.isBuffer(v)) return v.toString('utf8');
+  if (v instanceof PackedText) return v.toString();
   const o = obj(v);
   if (!o) return v;
-  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, Buffer.isBuffer(x) ? x.toString('utf8') : x]));
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, x instanceof PackedText ? x.toString() : x]));
 }
