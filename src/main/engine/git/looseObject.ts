@@ -3,7 +3,7 @@ import { closeSync, existsSync, openSync, promises as fs, renameSync, writeSync 
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { mkdirPrivate, mkdirPrivateSync, PRIVATE_READONLY_MODE } from '../privateFs';
-import { syncDir, syncDirs, syncFileSystem } from '../syncFs';
+import { syncDir, syncFileSystem, syncRound } from '../syncFs';
 
 /**
  * Objects written straight into the object store, the way git stores a loose object: the zlib-deflated
@@ -85,26 +85,19 @@ export async function syncObjects(gitDir: string, ids: Iterable<string>): Promis
   if (!syncFileSystem(path.join(gitDir, 'objects'))) await syncLooseObjects(gitDir, ids);
 }
 
+/** Where loose objects live: each one's file and its folder (what makes it durable: syncRound in syncFs.ts). */
+export function looseObjectPaths(gitDir: string, ids: Iterable<string>): { files: string[]; dirs: string[] } {
+  const unique = [...new Set(ids)];
+  const files = unique.map((id) => path.join(gitDir, 'objects', id.slice(0, 2), id.slice(2)));
+  return { files, dirs: [...new Set(files.map((f) => path.dirname(f)))] };
+}
+
 /**
  * Make a few objects written with `durable: false` durable, all at once: every file's fsync and then every
  * folder's, each group in parallel (the file system commits them together), instead of two fsyncs in turn per
- * object — a warm checkpoint writes a blob and the trees along its path. Objects that are already packed or
- * were gone are skipped (a pack is synced by git when written).
+ * object. Objects that are already packed or were gone are skipped (a pack is synced by git when written).
  */
 export async function syncLooseObjects(gitDir: string, ids: Iterable<string>): Promise<void> {
-  const files = [...new Set(ids)].map((id) => path.join(gitDir, 'objects', id.slice(0, 2), id.slice(2)));
-  const synced = await Promise.all(
-    files.map(async (file) => {
-      // Read-only: objects are 0444, and a read handle's fsync flushes the file on Linux and macOS.
-      const fh = await fs.open(file, 'r').catch(() => null);
-      if (!fh) return null;
-      try {
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      return path.dirname(file);
-    }),
-  );
-  await syncDirs(new Set(synced.filter((d): d is string => d !== null)));
+  const { files, dirs } = looseObjectPaths(gitDir, ids);
+  await syncRound(files, dirs);
 }

@@ -13,7 +13,7 @@ import { GitError, toRetraceError } from '../git/errors';
 import { assertSha1, initShadowRepo } from '../git/init';
 import { listIndex } from '../git/lsFiles';
 import { lsTree } from '../git/lsTree';
-import { writeLooseObject, writeLooseObjectSync } from '../git/looseObject';
+import { looseObjectPaths, syncLooseObjects, writeLooseObject, writeLooseObjectSync } from '../git/looseObject';
 import { mergeTrees, type TreeMerge } from '../git/mergeTree';
 import { replaceInTree, type TreeEdit } from '../git/replaceInTree';
 import { EMPTY_TREE, parentOf, peelToTree, reachableCommits } from '../git/objects';
@@ -31,7 +31,7 @@ import { looksLikeCorruption, ShadowDoctor } from './repair';
 import { applyPaths, planRestore, type ApplyOptions, type RestorePlan } from './restore';
 import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
-import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
+import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress, type SnapshotResult } from './snapshot';
 import { adoptFullScan, checkScan, forceFullScan, readStateText, refreshDue } from './warmScope';
 import { withPrivateIndex } from './privateIndex';
 import { makeTag, tagSubjects } from '../git/tags';
@@ -128,11 +128,17 @@ export class ShadowRepo {
    * untouched; the blobs and trees it writes are unreferenced objects, which gc keeps for its grace period.
    */
   async snapshotTree(
-    opts: { hintPaths?: string[]; onProgress?: (p: SnapshotProgress) => void; privateIndex?: boolean } = {},
-  ): Promise<{ tree: string; notCaptured: NotCaptured[] }> {
+    opts: {
+      hintPaths?: string[];
+      onProgress?: (p: SnapshotProgress) => void;
+      privateIndex?: boolean;
+      /** A warm snapshot's objects are left unsynced, listed here, for the caller to sync with its own (snapshot.ts). */
+      unsynced?: string[];
+    } = {},
+  ): Promise<SnapshotResult> {
     if (opts.privateIndex) return this.privateSnapshot(opts.onProgress);
     // hintPaths: what the caller knows changed; snapshot() may limit git's scan to them (warmScope.ts).
-    return this.guard(async () => {
+    const snap = await this.guard(async () => {
       const rulesChanged = await this.syncExcludeFile();
       const snap = await snapshot({
         git: this.git,
@@ -145,10 +151,13 @@ export class ShadowRepo {
         ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
         lineCounts: this.lineCounts,
         objects: this.objects,
+        ...(opts.unsynced ? { unsynced: opts.unsynced } : {}),
       });
       this.trees.set(snap.tree, snap.tree); // a tree is its own tree: restores and diffs pass it back
       return snap;
     });
+    const settle = snap.settle;
+    return settle ? { ...snap, settle: () => this.guard(settle) } : snap;
   }
 
   /**
@@ -226,6 +235,16 @@ export class ShadowRepo {
     if (!fits) return commitTree(this.git, tree, parent, message);
     const body = commitBody(tree, parent, message, gitNow());
     return durable ? writeLooseObject(this.gitDir, 'commit', body) : writeLooseObjectSync(this.gitDir, 'commit', body);
+  }
+
+  /** The files and folders that make these loose objects durable (record.ts syncs them with its journal). */
+  objectPaths(ids: Iterable<string>): { files: string[]; dirs: string[] } {
+    return looseObjectPaths(this.gitDir, ids);
+  }
+
+  /** Make loose objects written unsynced durable now. */
+  syncObjects(ids: Iterable<string>): Promise<void> {
+    return syncLooseObjects(this.gitDir, ids);
   }
 
   /**

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { NotCaptured } from '../../../shared/model';
 import { ignoredAmong } from '../git/checkIgnore';
-import { syncLooseObjects, writeLooseObject } from '../git/looseObject';
+import { syncLooseObjects, writeLooseObjectSync } from '../git/looseObject';
 import { EMPTY_TREE } from '../git/objects';
 import { ObjectReader, type GitObject } from '../git/objectReader';
 import type { GitRunner } from '../git/runner';
@@ -44,6 +44,11 @@ export interface TreeEditContext {
   caseInsensitive: boolean;
   /** The repository's resident object reader, when it has one: no cat-file process per warm call. */
   objects?: ObjectSource;
+  /**
+   * Given: the objects are written without a sync and their ids added here; the caller makes them durable before
+   * anything names them (record.ts: together with its commit and its journal, in one round). Else synced here.
+   */
+  unsynced?: string[];
 }
 
 /** Reads objects by id (a ResidentReader). */
@@ -123,11 +128,13 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
       }
       node.seen = s;
     }
-    // The objects are written first and made durable together (before any log line can name them).
+    // The objects are written first and made durable together (before any log line can name them): here, or by
+    // the caller with more of its own (ctx.unsynced).
     const written: string[] = [];
     const tree = (await rebuild(ctx.git.gitDir, trees, ctx.baseTree, rootChange, written)) ?? EMPTY_TREE;
-    if (tree === EMPTY_TREE) written.push(await writeLooseObject(ctx.git.gitDir, 'tree', Buffer.alloc(0), LATER));
-    await syncLooseObjects(ctx.git.gitDir, written);
+    if (tree === EMPTY_TREE) written.push(writeLooseObjectSync(ctx.git.gitDir, 'tree', Buffer.alloc(0)));
+    if (ctx.unsynced) ctx.unsynced.push(...written);
+    else await syncLooseObjects(ctx.git.gitDir, written);
     notCaptured.sort((a, b) => (a.path < b.path ? -1 : 1));
     return { tree, notCaptured };
   } finally {
@@ -135,10 +142,11 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
   }
 }
 
-/** The new id of the tree `base` (null: the directory did not exist) after `change`; null when it is empty. */
-/** Objects are synced together at the end of editTree (syncLooseObjects). */
-const LATER = { durable: false };
-
+/**
+ * The new id of the tree `base` (null: the directory did not exist) after `change`; null when it is empty. Its
+ * objects are written in plain system calls, unsynced (a few small files: no thread-pool round trip each), and
+ * synced together at the end of editTree or by its caller.
+ */
 async function rebuild(
   gitDir: string,
   trees: TreeReads,
@@ -153,7 +161,7 @@ async function rebuild(
     if (child.seen) {
       if (child.seen.kind === 'gone') entries.delete(key);
       else {
-        const id = await writeLooseObject(gitDir, 'blob', child.seen.bytes, LATER);
+        const id = writeLooseObjectSync(gitDir, 'blob', child.seen.bytes);
         written.push(id);
         entries.set(key, { mode: child.seen.mode, name, id });
       }
@@ -166,7 +174,7 @@ async function rebuild(
   }
   if (entries.size === 0) return null; // git records no empty directories
   const list = [...entries.values()];
-  const id = await writeLooseObject(gitDir, 'tree', encodeTree(list), LATER);
+  const id = writeLooseObjectSync(gitDir, 'tree', encodeTree(list));
   written.push(id);
   remember(gitDir, id, list);
   return id;
