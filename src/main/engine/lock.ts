@@ -184,6 +184,9 @@ export function assertLockHeld(ws: WorkspaceRef): void {
   throw err;
 }
 
+/** This process's start time (it never changes): read once, not per lock. */
+let ownStart: { value: string | null } | undefined;
+
 async function acquireFile(
   ws: WorkspaceRef,
   file: string,
@@ -199,7 +202,7 @@ async function acquireFile(
   const recovered: RecoveryReport[] = [];
   let delay = 25;
   let waitingReported = false;
-  const pidStart = processStart(process.pid);
+  const pidStart = (ownStart ??= { value: processStart(process.pid) }).value;
   const info: LockInfo = {
     pid: process.pid,
     ...(pidStart ? { pidStart } : {}),

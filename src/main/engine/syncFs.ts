@@ -3,7 +3,7 @@
  * module, so that every writer (objects, restores, imports) keeps the same guarantee the same way.
  */
 import { spawnSync } from 'node:child_process';
-import { constants as C, promises as fs } from 'node:fs';
+import { close, constants as C, fsync, open, promises as fs } from 'node:fs';
 
 /**
  * One syncfs(2) of the file system that holds `path`: every file and folder entry written there so far is on disk
@@ -48,17 +48,16 @@ export async function syncRound(files: readonly string[], dirs: Iterable<string>
 
 /**
  * fsync one file through a read handle (loose objects are read-only; a read handle's fsync flushes the file on
- * Linux and macOS), or a writable one on Windows, which flushes only those. False when the file is gone.
+ * Linux and macOS), or a writable one on Windows, which flushes only those. False when the file is gone. Plain
+ * callbacks, not a FileHandle: a warm hook call syncs a handful of files, and each handle costs more than its sync.
  */
-async function syncFileIfExists(file: string): Promise<boolean> {
-  const fh = await fs.open(file, process.platform === 'win32' ? C.O_RDWR : C.O_RDONLY).catch(() => null);
-  if (!fh) return false;
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  return true;
+function syncFileIfExists(file: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    open(file, process.platform === 'win32' ? C.O_RDWR : C.O_RDONLY, (openErr, fd) => {
+      if (openErr) return resolve(false);
+      fsync(fd, (syncErr) => close(fd, () => (syncErr ? reject(syncErr) : resolve(true))));
+    });
+  });
 }
 
 /** syncDir on several folders at once (the waits overlap, as in syncFiles). */

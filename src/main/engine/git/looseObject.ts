@@ -18,6 +18,21 @@ export function objectId(type: string, body: Buffer): string {
 }
 
 /**
+ * A temporary object file's name, unique among this process's and unlikely to meet another's: git's `tmp_obj_`
+ * and 12 hex — 6 drawn once per process, 6 counted (a random draw per object cost more than writing it). A clash
+ * with another process's file fails its exclusive create, never overwrites it.
+ */
+let tmpPrefix = '';
+let tmpCount = 0;
+function tmpObjectName(redraw = false): string {
+  if (redraw || !tmpPrefix || tmpCount >= 0xffffff) {
+    tmpPrefix = randomBytes(3).toString('hex');
+    tmpCount = 0;
+  }
+  return `tmp_obj_${tmpPrefix}${(tmpCount++).toString(16).padStart(6, '0')}`;
+}
+
+/**
  * `durable: false` leaves the syncing to the caller, who writes many objects before any log line names them
  * (an import) and syncs them all at once with `syncObjects`.
  */
@@ -41,8 +56,12 @@ export async function writeLooseObject(
   await mkdirPrivate(dir);
   // Level 1, git's default for loose objects (core.looseCompression): they are packed later anyway.
   const bytes = deflateSync(Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]), { level: 1 });
-  const tmp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
-  const fh = await fs.open(tmp, 'wx', PRIVATE_READONLY_MODE);
+  let tmp = path.join(dir, tmpObjectName());
+  const fh = await fs.open(tmp, 'wx', PRIVATE_READONLY_MODE).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EEXIST') throw e;
+    tmp = path.join(dir, tmpObjectName(true)); // another process drew the same prefix: draw again
+    return fs.open(tmp, 'wx', PRIVATE_READONLY_MODE);
+  });
   try {
     await fh.writeFile(bytes);
     if (durable) await fh.sync();
@@ -66,8 +85,15 @@ export function writeLooseObjectSync(gitDir: string, type: string, body: Buffer)
   if (existsSync(file)) return id;
   mkdirPrivateSync(dir);
   const bytes = deflateSync(Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]), { level: 1 });
-  const tmp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
-  const fd = openSync(tmp, 'wx', PRIVATE_READONLY_MODE);
+  let tmp = path.join(dir, tmpObjectName());
+  let fd: number;
+  try {
+    fd = openSync(tmp, 'wx', PRIVATE_READONLY_MODE);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    tmp = path.join(dir, tmpObjectName(true)); // another process drew the same prefix: draw again
+    fd = openSync(tmp, 'wx', PRIVATE_READONLY_MODE);
+  }
   try {
     for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off);
   } finally {

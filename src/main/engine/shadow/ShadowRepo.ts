@@ -87,7 +87,10 @@ export class ShadowRepo {
     this.doctor = new ShadowDoctor(this.gitDir, ws.root, ws.dir);
     this.objects = new ResidentReader(git);
     this.differ = ResidentDiffTree.available() ? new ResidentDiffTree(git) : null;
-    this.refs = new LooseRefs(this.gitDir, this.objects);
+    // A commit this process wrote or peeled is a commit: reading or moving a ref to it asks cat-file nothing.
+    this.refs = new LooseRefs(this.gitDir, {
+      type: (id) => (this.knownCommit(id) ? Promise.resolve('commit') : this.objects.type(id)),
+    });
   }
 
   /** Stop the resident git processes (idle ones never keep Node alive, and stop by themselves after a while). */
