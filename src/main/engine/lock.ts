@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { closeSync, promises as fs, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, type Dirent, promises as fs, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RetraceError } from '../../shared/errors';
@@ -390,23 +390,29 @@ async function clearGitLocks(gitDir: string): Promise<RecoveryReport[]> {
   return out;
 }
 
-async function findGitLocks(gitDir: string): Promise<string[]> {
+function findGitLocks(gitDir: string): Promise<string[]> {
   const found: string[] = [];
   // index.lock, HEAD.lock, packed-refs.lock, config.lock, … at the top; ref locks under refs/; commit-graph
   // and multi-pack-index locks under objects/info/.
-  const inDir = async (dir: string, recurse: boolean): Promise<void> => {
-    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  // Plain system calls: a handful of small folders, looked at on every lock (each hook call takes one).
+  const inDir = (dir: string, recurse: boolean): void => {
+    let entries: Dirent[] = [];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) {
-        if (recurse) await inDir(p, true);
+        if (recurse) inDir(p, true);
       } else if (e.name.endsWith('.lock')) found.push(p);
     }
   };
-  await inDir(gitDir, false);
-  await inDir(path.join(gitDir, 'refs'), true);
-  await inDir(path.join(gitDir, 'objects', 'info'), false);
-  return found;
+  inDir(gitDir, false);
+  inDir(path.join(gitDir, 'refs'), true);
+  inDir(path.join(gitDir, 'objects', 'info'), false);
+  return Promise.resolve(found);
 }
 
 async function lockedError(file: string, waitMs: number): Promise<RetraceError> {

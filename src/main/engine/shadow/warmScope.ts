@@ -170,7 +170,12 @@ export async function recordScan(
   started: number,
   tree: string,
 ): Promise<void> {
-  const [excludes, index] = await Promise.all([excludesHash(gitDir), indexChecksum(gitDir)]);
+  // A warm snapshot ran on a settled state and left the index alone, under the lock that keeps everyone else from
+  // the rules and the index: both are still what checkScan just read (no second read and hash per hook call).
+  const [excludes, index] =
+    warm && check.settled && check.state
+      ? [check.state.excludes, check.state.index]
+      : await Promise.all([excludesHash(gitDir), indexChecksum(gitDir)]);
   const next: ScanState =
     warm && check.state
       ? {
