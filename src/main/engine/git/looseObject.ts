@@ -83,15 +83,16 @@ export function writeLooseObjectSync(gitDir: string, type: string, body: Buffer)
   const dir = path.join(gitDir, 'objects', id.slice(0, 2));
   const file = path.join(dir, id.slice(2));
   if (existsSync(file)) return id;
-  mkdirPrivateSync(dir);
   const bytes = deflateSync(Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]), { level: 1 });
   let tmp = path.join(dir, tmpObjectName());
   let fd: number;
   try {
     fd = openSync(tmp, 'wx', PRIVATE_READONLY_MODE);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    tmp = path.join(dir, tmpObjectName(true)); // another process drew the same prefix: draw again
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') mkdirPrivateSync(dir); // the first object of its folder: most folders exist already
+    else if (code === 'EEXIST') tmp = path.join(dir, tmpObjectName(true)); // another process drew the same prefix
+    else throw e;
     fd = openSync(tmp, 'wx', PRIVATE_READONLY_MODE);
   }
   try {
