@@ -290,9 +290,10 @@ async function runAsCaller(req: HookRequest): Promise<HookAnswer> {
   }
 }
 
+/** Only what differs is written: each write is a setenv under libuv's lock, and most calls change nothing. */
 function replaceEnv(next: Record<string, string | undefined>): void {
   for (const k of Object.keys(process.env)) if (!Object.hasOwn(next, k)) delete process.env[k];
-  for (const [k, v] of Object.entries(next)) if (v !== undefined) process.env[k] = v;
+  for (const [k, v] of Object.entries(next)) if (v !== undefined && process.env[k] !== v) process.env[k] = v;
 }
 
 function capture(stream: NodeJS.WriteStream): { text(): string; restore(): void } {
