@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { RetraceError } from '../../shared/errors';
 import type { RecoveryReport } from '../../shared/model';
-import { mkdirPrivate, openPrivateSync } from './privateFs';
+import { mkdirPrivateSync, openPrivateSync } from './privateFs';
 import type { WorkspaceRef } from './workspace';
 
 /**
@@ -195,7 +195,7 @@ async function acquireFile(
   opts: LockOptions,
 ): Promise<HeldLock> {
   try {
-    await mkdirPrivate(ws.dir);
+    mkdirPrivateSync(ws.dir);
   } catch (e) {
     throw new RetraceError('E_DATA_DIR', `cannot create ${ws.dir}: ${(e as Error).message}`);
   }
@@ -256,8 +256,14 @@ async function acquireFile(
       clearInterval(timer);
       held.delete(file);
       if (lost) return;
-      const current = await readLock(file);
-      if (current?.info.token === info.token) await fs.unlink(file).catch(() => {});
+      // Plain system calls: every hook call releases a lock, and these are two short ones.
+      if (lockToken(file) === info.token) {
+        try {
+          unlinkSync(file);
+        } catch {
+          // Gone already.
+        }
+      }
     },
   };
 }
@@ -276,6 +282,15 @@ function tryCreate(file: string, info: LockInfo): boolean {
     closeSync(fd);
   }
   return true;
+}
+
+/** The token in the lock file now (null: none, or not ours to read). */
+function lockToken(file: string): string | null {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as LockInfo).token ?? null;
+  } catch {
+    return null;
+  }
 }
 
 async function readLock(file: string): Promise<{ info: LockInfo; raw: string; mtimeMs: number } | null> {
