@@ -65,15 +65,16 @@ export async function syncDirs(dirs: Iterable<string>): Promise<void> {
   await Promise.all([...dirs].map((d) => syncDir(d)));
 }
 
-/** Make renames and unlinks in a folder durable; some platforms cannot fsync a folder (then the rename stays atomic). */
-export async function syncDir(abs: string): Promise<void> {
-  let fh: fs.FileHandle | undefined;
-  try {
-    fh = await fs.open(abs, 'r');
-    await fh.sync();
-  } catch {
-    // Windows and some network file systems refuse to open or sync a directory.
-  } finally {
-    await fh?.close().catch(() => {});
-  }
+/**
+ * Make renames and unlinks in a folder durable; some platforms cannot fsync a folder (then the rename stays
+ * atomic). Plain callbacks, as syncFileIfExists.
+ */
+export function syncDir(abs: string): Promise<void> {
+  return new Promise((resolve) => {
+    // Windows and some network file systems refuse to open or sync a directory: then nothing more to do.
+    open(abs, 'r', (openErr, fd) => {
+      if (openErr) return resolve();
+      fsync(fd, () => close(fd, () => resolve()));
+    });
+  });
 }

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { lstatSync, promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { ChangeCounts, CheckpointStats, FileChange, NotCaptured, RecoveryReport } from '../../../shared/model';
@@ -608,10 +608,10 @@ export class ShadowRepo {
   private async syncExcludeFile(opts: { consume?: boolean } = {}): Promise<boolean> {
     let retraceIgnore: string | null = null;
     const file = path.join(this.ws.root, '.retraceignore');
-    const st = await fs.lstat(file).catch(() => null);
+    const st = lstatSync(file, { throwIfNoEntry: false });
     if (st?.isFile()) {
       try {
-        retraceIgnore = await fs.readFile(file, 'utf8');
+        retraceIgnore = readFileSync(file, 'utf8');
       } catch {
         throw new RetraceError('E_UNREADABLE', 'cannot read .retraceignore');
       }
@@ -672,7 +672,13 @@ function mayBeTransient(e: unknown): boolean {
 
 /** Replace a small file atomically (a concurrent git reads the old or the new content, never half). */
 async function writeIfDifferent(file: string, content: string): Promise<boolean> {
-  const current = await fs.readFile(file, 'utf8').catch(() => null);
+  // Read in a plain system call: every snapshot (each hook call) compares, and it is rarely different.
+  let current: string | null = null;
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch {
+    current = null;
+  }
   if (current === content) return false;
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   await writeFilePrivate(tmp, content);

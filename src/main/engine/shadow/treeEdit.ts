@@ -17,7 +17,7 @@
  * Returns null (the caller runs a full scan) when a hint does not fit: a directory, or a path inside another
  * hinted path.
  */
-import { promises as fs } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { NotCaptured } from '../../../shared/model';
@@ -91,14 +91,14 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
     }
     if (st === null) seen.set(rel, { kind: 'gone' });
     else if (st.isDirectory()) return null;
-    else if (st.isSymbolicLink()) seen.set(rel, { kind: 'blob', mode: '120000', bytes: await readLink(ctx.root, rel) });
+    else if (st.isSymbolicLink()) seen.set(rel, { kind: 'blob', mode: '120000', bytes: readLink(ctx.root, rel) });
     else if (!st.isFile())
       seen.set(rel, { kind: 'gone' }); // fifo, socket: cannot be checkpointed
     else if (st.size > ctx.sizeCap) {
       notCaptured.push({ path: rel, reason: 'too-large', size: st.size });
       seen.set(rel, { kind: 'gone' });
     } else {
-      const bytes = await readFileOrNull(ctx.root, rel);
+      const bytes = readFileOrNull(ctx.root, rel);
       const mode = (st.mode & 0o100) !== 0 ? '100755' : '100644';
       seen.set(rel, bytes === null ? { kind: 'gone' } : { kind: 'blob', mode, bytes });
     }
@@ -252,13 +252,14 @@ class TreeReads {
   }
 }
 
-async function readLink(root: string, rel: string): Promise<Buffer> {
-  return fs.readlink(path.join(root, rel), { encoding: 'buffer' });
+// The hinted files are read in plain system calls, as they were looked at (lstatOrNull): a few per hook call.
+function readLink(root: string, rel: string): Buffer {
+  return readlinkSync(path.join(root, rel), { encoding: 'buffer' });
 }
 
-async function readFileOrNull(root: string, rel: string): Promise<Buffer | null> {
+function readFileOrNull(root: string, rel: string): Buffer | null {
   try {
-    return await fs.readFile(path.join(root, rel));
+    return readFileSync(path.join(root, rel));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null; // deleted between lstat and read
