@@ -116,8 +116,14 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
     if (notCaptured.length > 0) meta.notCaptured = notCaptured;
     if (Object.keys(meta).length > 0) ev.meta = meta;
     if (input.hidden) ev.hidden = true;
-    const afterDurable = settle;
-    settle = undefined; // from here on, publish runs it once the objects are durable (or a failure leaves them be)
+    // Publish runs it once the objects are durable; if publish fails before that, the catch below does.
+    const pending = settle;
+    const afterDurable = pending
+      ? () => {
+          settle = undefined;
+          return pending();
+        }
+      : undefined;
     await publish(ctx, session, [ev], { from: tip, to: hash }, { unsynced, afterDurable });
     // Packing is maintenance.ts's, scheduled by the facade after this call returns: never inside a hook call.
     return { session, message: id, hash, changed, stats, ...(notCaptured.length > 0 ? { notCaptured } : {}) };
