@@ -90,8 +90,10 @@ export function writeLooseObjectSync(gitDir: string, type: string, body: Buffer)
     fd = openSync(tmp, 'wx', PRIVATE_READONLY_MODE);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') mkdirPrivateSync(dir); // the first object of its folder: most folders exist already
-    else if (code === 'EEXIST') tmp = path.join(dir, tmpObjectName(true)); // another process drew the same prefix
+    if (code === 'ENOENT')
+      mkdirPrivateSync(dir); // the first object of its folder: most folders exist already
+    else if (code === 'EEXIST')
+      tmp = path.join(dir, tmpObjectName(true)); // another process drew the same prefix
     else throw e;
     fd = openSync(tmp, 'wx', PRIVATE_READONLY_MODE);
   }
