@@ -122,6 +122,10 @@ describe('durability order: objects and refs before the log line (issue 10 item 
         expect(folder, `the folder objects/${dir} is synced after its object`).toBeGreaterThan(i);
         expect(folder).toBeLessThan(logSync);
       }
+      // The journal is made durable in the same round as the objects (issue 15), still before the log line.
+      const journalSync = firstIndex(calls, /fsync\(\d+<[^>]*\/journal\.json\.\d+\.tmp>(?:\)| <unfinished)/);
+      expect(journalSync, calls.join('\n')).toBeGreaterThanOrEqual(0);
+      expect(journalSync).toBeLessThan(logSync);
     },
   );
 });

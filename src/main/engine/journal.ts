@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { RecoveryReport, RestoreMode, RestoreTarget } from '../../shared/model';
 import { openPrivateSync } from './privateFs';
 import { appendJsonl, isNotFound, readJsonl } from './sessions/jsonl';
+import { syncRound } from './syncFs';
 
 /** The conversation part of a restore: which messages it hides and which it shows again. */
 export interface VisibilityChange {
@@ -67,6 +68,22 @@ export class Journal {
     }
     renameSync(tmp, this.file);
     this.syncDir();
+  }
+
+  /**
+   * write(), with files written without a sync (a checkpoint's objects and the folders that got them) made
+   * durable in the same round (syncFs.ts syncRound): their fsyncs and the journal's at once, the rename, then every
+   * folder's at once — one wait for the disk where objects and journal in turn cost two (issue 15).
+   */
+  async writeWith(record: JournalRecord, also: { files: readonly string[]; dirs: readonly string[] }): Promise<void> {
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    const fd = openPrivateSync(tmp, 'w');
+    try {
+      writeFileSync(fd, JSON.stringify(record));
+    } finally {
+      closeSync(fd);
+    }
+    await syncRound([tmp, ...also.files], [this.dir, ...also.dirs], () => renameSync(tmp, this.file));
   }
 
   /** The pending record, or null. A journal that does not parse cannot have been renamed into place whole, so it is dropped. */

@@ -1,11 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { closeSync, promises as fs, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, type Dirent, promises as fs, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RetraceError } from '../../shared/errors';
 import type { RecoveryReport } from '../../shared/model';
-import { mkdirPrivate, openPrivateSync } from './privateFs';
+import { mkdirPrivateSync, openPrivateSync } from './privateFs';
 import type { WorkspaceRef } from './workspace';
 
 /**
@@ -186,6 +186,9 @@ export function assertLockHeld(ws: WorkspaceRef): void {
 
 const MAX_POLL_MS = 50;
 
+/** This process's start time (it never changes): read once, not per lock. */
+let ownStart: { value: string | null } | undefined;
+
 async function acquireFile(
   ws: WorkspaceRef,
   file: string,
@@ -194,14 +197,14 @@ async function acquireFile(
   opts: LockOptions,
 ): Promise<HeldLock> {
   try {
-    await mkdirPrivate(ws.dir);
+    mkdirPrivateSync(ws.dir);
   } catch (e) {
     throw new RetraceError('E_DATA_DIR', `cannot create ${ws.dir}: ${(e as Error).message}`);
   }
   const recovered: RecoveryReport[] = [];
   let delay = 25;
   let waitingReported = false;
-  const pidStart = processStart(process.pid);
+  const pidStart = (ownStart ??= { value: processStart(process.pid) }).value;
   const info: LockInfo = {
     pid: process.pid,
     ...(pidStart ? { pidStart } : {}),
@@ -257,8 +260,14 @@ async function acquireFile(
       clearInterval(timer);
       held.delete(file);
       if (lost) return;
-      const current = await readLock(file);
-      if (current?.info.token === info.token) await fs.unlink(file).catch(() => {});
+      // Plain system calls: every hook call releases a lock, and these are two short ones.
+      if (lockToken(file) === info.token) {
+        try {
+          unlinkSync(file);
+        } catch {
+          // Gone already.
+        }
+      }
     },
   };
 }
@@ -277,6 +286,15 @@ function tryCreate(file: string, info: LockInfo): boolean {
     closeSync(fd);
   }
   return true;
+}
+
+/** The token in the lock file now (null: none, or not ours to read). */
+function lockToken(file: string): string | null {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as LockInfo).token ?? null;
+  } catch {
+    return null;
+  }
 }
 
 async function readLock(file: string): Promise<{ info: LockInfo; raw: string; mtimeMs: number } | null> {
@@ -391,23 +409,29 @@ async function clearGitLocks(gitDir: string): Promise<RecoveryReport[]> {
   return out;
 }
 
-async function findGitLocks(gitDir: string): Promise<string[]> {
+function findGitLocks(gitDir: string): Promise<string[]> {
   const found: string[] = [];
   // index.lock, HEAD.lock, packed-refs.lock, config.lock, … at the top; ref locks under refs/; commit-graph
   // and multi-pack-index locks under objects/info/.
-  const inDir = async (dir: string, recurse: boolean): Promise<void> => {
-    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  // Plain system calls: a handful of small folders, looked at on every lock (each hook call takes one).
+  const inDir = (dir: string, recurse: boolean): void => {
+    let entries: Dirent[] = [];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) {
-        if (recurse) await inDir(p, true);
+        if (recurse) inDir(p, true);
       } else if (e.name.endsWith('.lock')) found.push(p);
     }
   };
-  await inDir(gitDir, false);
-  await inDir(path.join(gitDir, 'refs'), true);
-  await inDir(path.join(gitDir, 'objects', 'info'), false);
-  return found;
+  inDir(gitDir, false);
+  inDir(path.join(gitDir, 'refs'), true);
+  inDir(path.join(gitDir, 'objects', 'info'), false);
+  return Promise.resolve(found);
 }
 
 async function lockedError(file: string, waitMs: number): Promise<RetraceError> {

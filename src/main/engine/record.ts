@@ -10,6 +10,7 @@
 import { RetraceError } from '../../shared/errors';
 import type { ChangeCounts, CheckpointStats, MessageMeta, NotCaptured, Role, SessionSource } from '../../shared/model';
 import type { WorkspaceContext } from './context';
+import type { CheckpointJournal } from './journal';
 import { fault } from './faults';
 import { assertLockHeld } from './lock';
 import { unavailable } from './read/resolve';
@@ -78,16 +79,27 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
   let hash: string;
   let notCaptured: NotCaptured[] = [];
   const message = commitMessage(session, id, input.role, input.text);
+  // A snapshot's objects and its commit, written unsynced: made durable in one round with the journal (publish).
+  const unsynced: string[] = [];
+  let settle: (() => Promise<void>) | undefined;
   if (input.checkpoint === true) {
     const snap = await step('snapshot', () =>
       shadow.snapshotTree({
         ...(input.hintPaths ? { hintPaths: input.hintPaths } : {}),
         ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+        unsynced,
       }),
     );
     notCaptured = snap.notCaptured;
+    settle = snap.settle;
     fault('checkpoint:after-snapshot');
-    hash = await step('commit', () => shadow.commit(snap.tree, parent, message));
+    hash = await step('commit', () => shadow.commit(snap.tree, parent, message, { durable: false })).catch(
+      async (e: unknown) => {
+        await settleAnyway(shadow, unsynced, settle);
+        throw e;
+      },
+    );
+    unsynced.push(hash);
   } else if ('tree' in input.checkpoint) {
     hash = await shadow.commit(input.checkpoint.tree, parent, message);
   } else {
@@ -96,16 +108,54 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
     }
     hash = input.checkpoint.hash;
   }
-  fault('checkpoint:after-commit');
-  const { changed, stats } = await step('stats', () => shadow.diffStats(parent, hash));
-  const ev: MessageEvent = { type: 'message', id, ts, role: input.role, text: input.text, hash, stats };
-  const meta: MessageMeta = { ...input.meta };
-  if (notCaptured.length > 0) meta.notCaptured = notCaptured;
-  if (Object.keys(meta).length > 0) ev.meta = meta;
-  if (input.hidden) ev.hidden = true;
-  await publish(ctx, session, [ev], { from: tip, to: hash });
-  // Packing is maintenance.ts's, scheduled by the facade after this call returns: never inside a hook call.
-  return { session, message: id, hash, changed, stats, ...(notCaptured.length > 0 ? { notCaptured } : {}) };
+  try {
+    fault('checkpoint:after-commit');
+    const { changed, stats } = await step('stats', () => shadow.diffStats(parent, hash));
+    const ev: MessageEvent = { type: 'message', id, ts, role: input.role, text: input.text, hash, stats };
+    const meta: MessageMeta = { ...input.meta };
+    if (notCaptured.length > 0) meta.notCaptured = notCaptured;
+    if (Object.keys(meta).length > 0) ev.meta = meta;
+    if (input.hidden) ev.hidden = true;
+    // Publish runs it once the objects are durable; if publish fails before that, the catch below does.
+    const pending = settle;
+    const afterDurable = pending
+      ? () => {
+          settle = undefined;
+          return pending();
+        }
+      : undefined;
+    await publish(ctx, session, [ev], { from: tip, to: hash }, { unsynced, afterDurable });
+    // Packing is maintenance.ts's, scheduled by the facade after this call returns: never inside a hook call.
+    return { session, message: id, hash, changed, stats, ...(notCaptured.length > 0 ? { notCaptured } : {}) };
+  } catch (e) {
+    await settleAnyway(shadow, unsynced, settle);
+    throw e;
+  }
+}
+
+/**
+ * A checkpoint that failed after its warm snapshot: its tree still becomes the next warm snapshot's base, as when
+ * it was recorded at once (the hinted change is in it, and the next hint may name another path) — once its objects
+ * are durable. Best effort: the failure itself is what the caller reports.
+ */
+async function settleAnyway(
+  shadow: { syncObjects(ids: string[]): Promise<void> },
+  unsynced: string[],
+  settle: (() => Promise<void>) | undefined,
+): Promise<void> {
+  if (!settle) return;
+  try {
+    await shadow.syncObjects(unsynced);
+    await settle();
+  } catch {
+    // The lock was lost, the disk is full: the next snapshot is then a full one or builds on the older base.
+  }
+}
+
+/** Unsynced objects a publish makes durable with its journal, and what to run once they are (snapshot.ts settle). */
+export interface PublishDurability {
+  unsynced?: readonly string[];
+  afterDurable?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -117,6 +167,7 @@ export async function publish(
   session: string,
   events: MessageEvent[] | StagedLog,
   tip: { from: string | null; to: string | null },
+  durability: PublishDurability = {},
 ): Promise<void> {
   // The log step: append the lines, or put a log written aside in place whole (a long import).
   const writeLog = () => {
@@ -130,9 +181,19 @@ export async function publish(
     return;
   }
   const shadow = await ctx.shadow();
+  const journal: CheckpointJournal = {
+    kind: 'checkpoint',
+    ts: new Date().toISOString(),
+    session,
+    hash: tip.to,
+    oldTip: tip.from,
+  };
+  const unsynced = durability.unsynced ?? [];
+  // The objects the log line will name, durable with the journal in one round (journal.ts writeWith).
   await step('journal', () =>
-    ctx.journal.write({ kind: 'checkpoint', ts: new Date().toISOString(), session, hash: tip.to!, oldTip: tip.from }),
+    unsynced.length > 0 ? ctx.journal.writeWith(journal, shadow.objectPaths(unsynced)) : ctx.journal.write(journal),
   );
+  if (durability.afterDurable) await durability.afterDurable();
   fault('checkpoint:after-journal');
   await step('append', writeLog);
   fault('checkpoint:after-append');

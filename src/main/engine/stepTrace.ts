@@ -25,3 +25,8 @@ export async function step<T>(name: string, fn: () => Promise<T> | T): Promise<T
     list.push([name, performance.now() - t0]);
   }
 }
+
+/** A step whose start and end are in different places (taking and releasing a lock): from `since` until now. */
+export function noteStep(name: string, since: number): void {
+  current.getStore()?.push([name, performance.now() - since]);
+}

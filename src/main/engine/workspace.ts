@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { constants as fsConstants, promises as fs } from 'node:fs';
+import {
+  accessSync,
+  constants as fsConstants,
+  existsSync,
+  opendirSync,
+  promises as fs,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RetraceError } from '../../shared/errors';
@@ -34,23 +43,28 @@ export async function resolveWorkspace(input: string, opts: ResolveWorkspaceOpti
   if (input.trim() === '') throw new RetraceError('E_NOT_FOUND', 'no folder given');
   const absolute = path.resolve(opts.cwd ?? process.cwd(), expandHome(input));
 
+  // Plain system calls (a hook resolves its folder on every tool call): on a loaded machine each thread-pool
+  // round trip waits its turn, and these are a few short calls.
   let root: string;
+  let st: Stats;
   try {
-    root = await fs.realpath(absolute);
+    root = realpathSync.native(absolute);
   } catch (e) {
     throw fsError(e, absolute);
   }
-  const st = await fs.stat(root).catch((e: unknown) => {
+  try {
+    st = statSync(root);
+  } catch (e) {
     throw fsError(e, root);
-  });
+  }
   if (!st.isDirectory()) throw new RetraceError('E_NOT_A_DIRECTORY', `not a folder: ${root}`);
 
   const caseInsensitive = await isCaseInsensitive(root);
   await assertNotProtected(root, opts.dataHome, caseInsensitive);
 
   try {
-    await fs.access(root, fsConstants.R_OK | fsConstants.X_OK);
-    await (await fs.opendir(root)).close();
+    accessSync(root, fsConstants.R_OK | fsConstants.X_OK);
+    opendirSync(root).closeSync();
   } catch {
     throw new RetraceError('E_UNREADABLE', `folder is not readable: ${root}`);
   }
@@ -78,19 +92,25 @@ async function assertNotProtected(root: string, dataHome: string, caseInsensitiv
     const n = path.resolve(p).replace(/[\\/]+$/, '') || path.parse(path.resolve(p)).root;
     return caseInsensitive ? n.toLowerCase() : n;
   };
-  const real = async (p: string): Promise<string> => fs.realpath(p).catch(() => path.resolve(p));
+  const real = (p: string): string => {
+    try {
+      return realpathSync.native(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
   const me = norm(root);
 
   if (me === norm(path.parse(root).root)) throw protectedDir(root, 'the filesystem root');
 
-  const home = await real(os.homedir());
+  const home = real(os.homedir());
   if (me === norm(home)) throw protectedDir(root, 'the home folder');
   if (isInside(norm(home), me)) throw protectedDir(root, 'a folder that contains the home folder');
   for (const sub of ['Desktop', 'Documents', 'Downloads']) {
-    if (me === norm(await real(path.join(home, sub)))) throw protectedDir(root, `the ${sub} folder`);
+    if (me === norm(real(path.join(home, sub)))) throw protectedDir(root, `the ${sub} folder`);
   }
 
-  const data = norm(await real(dataHome));
+  const data = norm(real(dataHome));
   if (me === data || isInside(me, data)) throw protectedDir(root, 'the Retrace data folder');
 }
 
@@ -193,12 +213,7 @@ async function writeWorkspaceJson(dir: string, root: string, id: string): Promis
   try {
     // Private from the data home down, also when they exist with looser bits (PRODUCT.md I11).
     for (const d of [path.dirname(path.dirname(dir)), path.dirname(dir), dir]) openPrivateHome(d);
-    try {
-      await fs.access(file);
-      return;
-    } catch {
-      // first use: write it below
-    }
+    if (existsSync(file)) return; // else the first use: write it below
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFilePrivate(tmp, JSON.stringify({ root, id, createdAt: new Date().toISOString() }, null, 2) + '\n');
     await fs.rename(tmp, file);

@@ -60,7 +60,7 @@ import type { SessionState } from './sessions/replay';
 import { withPulledInfo } from './share/summaries';
 import { SessionStore } from './sessions/store';
 import { dropKeptShadow, isKept, openShadow } from './residentShadows';
-import { step } from './stepTrace';
+import { noteStep, step } from './stepTrace';
 import { refreshWarmBase, scheduleWarmRefresh, type WarmRefreshOutcome } from './warmBase';
 import { readStatus } from './status';
 // Loaded on first use: recording a plain message never needs git (the hook runs on every tool call).
@@ -136,14 +136,17 @@ export class WorkspaceEngine implements WorkspaceContext {
 
   /** Run `fn` as the workspace's one writer, after repairing whatever an interrupted operation left. */
   async write<T>(fn: () => Promise<T>, opts: { onWait?: () => void } = {}): Promise<T> {
-    const locked = performance.now();
-    return withLock(
+    const locking = performance.now();
+    let done = 0;
+    const value = await withLock(
       this.ws,
       async (recovered) => {
-        await step('lock', () => performance.now() - locked);
+        noteStep('lock', locking);
         this.recoveryLog.add(recovered);
         await step('recover', () => recover(this));
-        return fn();
+        const v = await fn();
+        done = performance.now();
+        return v;
       },
       {
         command: this.actor,
@@ -151,6 +154,8 @@ export class WorkspaceEngine implements WorkspaceContext {
         ...(opts.onWait ? { onWait: opts.onWait } : {}),
       },
     );
+    noteStep('unlock', done);
+    return value;
   }
 
   /**

@@ -79,13 +79,25 @@ function log(ctx: { dataHome(): string }, line: string): void {
   }
 }
 
+/** Log folders this process made sure of: the hook server appends a line per call (with RETRACE_HOOK_TRACE). */
+const logDirsReady = new Set<string>();
+
 /** Append one line to <data dir>/logs/hook.log (the hook server logs there too). Never throws. */
 export function appendHookLog(dataHome: string, line: string): void {
   try {
     const dir = join(dataHome, 'logs');
+    const text = `${new Date().toISOString()} ${line}\n`;
+    if (logDirsReady.has(dir)) {
+      try {
+        return appendFilePrivateSync(join(dir, 'hook.log'), text);
+      } catch {
+        logDirsReady.delete(dir); // removed meanwhile: made again below
+      }
+    }
     openPrivateHome(dataHome); // also when no workspace was resolved (a refused folder, bad JSON)
     mkdirPrivateSync(dir);
-    appendFilePrivateSync(join(dir, 'hook.log'), `${new Date().toISOString()} ${line}\n`);
+    appendFilePrivateSync(join(dir, 'hook.log'), text);
+    logDirsReady.add(dir);
   } catch {
     // Nowhere to log: still never fail the agent.
   }

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { writeFilePrivateSync } from '../../engine/privateFs';
 import { appendHookLog } from '../commands/hook';
 import { keepShadowsOpen } from '../../engine/residentShadows';
+import { setMaintenanceScheduler } from '../../engine/maintenance';
 import { setWarmRefreshScheduler } from '../../engine/warmBase';
 import { markServerStarted, markServerStopped } from './gap';
 import { IdleWork } from './idleWork';
@@ -79,7 +80,10 @@ class HookServer {
     () => this.pending === 0 && !this.closing,
     (key, outcome, ms) => {
       if (this.trace && outcome !== 'not-due')
-        appendHookLog(this.dataHome, `hook-server ${process.pid} background scan ${outcome} ${ms.toFixed(0)}ms ${key}`);
+        appendHookLog(
+          this.dataHome,
+          `hook-server ${process.pid} background ${outcome === 'done' ? 'run' : `scan ${outcome}`} ${ms.toFixed(0)}ms ${key}`,
+        );
     },
   );
 
@@ -109,6 +113,8 @@ class HookServer {
     process.on('uncaughtException', crash);
     process.on('unhandledRejection', crash);
     setWarmRefreshScheduler((ws, refresh) => this.idleWork.note(ws.dir, refresh));
+    // Maintenance too waits until no call is pending, instead of starting beside the agent's next call.
+    setMaintenanceScheduler((ws, run) => this.idleWork.once(`maintenance ${ws.dir}`, run));
     keepShadowsOpen();
     if (this.trace) appendHookLog(this.dataHome, `hook-server ${process.pid} listening on ${this.paths.socket}`);
     await this.listenHttp();
@@ -284,9 +290,10 @@ async function runAsCaller(req: HookRequest): Promise<HookAnswer> {
   }
 }
 
+/** Only what differs is written: each write is a setenv under libuv's lock, and most calls change nothing. */
 function replaceEnv(next: Record<string, string | undefined>): void {
   for (const k of Object.keys(process.env)) if (!Object.hasOwn(next, k)) delete process.env[k];
-  for (const [k, v] of Object.entries(next)) if (v !== undefined) process.env[k] = v;
+  for (const [k, v] of Object.entries(next)) if (v !== undefined && process.env[k] !== v) process.env[k] = v;
 }
 
 function capture(stream: NodeJS.WriteStream): { text(): string; restore(): void } {

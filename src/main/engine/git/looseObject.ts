@@ -3,7 +3,7 @@ import { closeSync, existsSync, openSync, promises as fs, renameSync, writeSync 
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { mkdirPrivate, mkdirPrivateSync, PRIVATE_READONLY_MODE } from '../privateFs';
-import { syncDir, syncDirs, syncFileSystem } from '../syncFs';
+import { syncDir, syncFileSystem, syncRound } from '../syncFs';
 
 /**
  * Objects written straight into the object store, the way git stores a loose object: the zlib-deflated
@@ -15,6 +15,21 @@ import { syncDir, syncDirs, syncFileSystem } from '../syncFs';
 /** git's id of an object (SHA-1 object format): also what a blob of these bytes is called. */
 export function objectId(type: string, body: Buffer): string {
   return createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest('hex');
+}
+
+/**
+ * A temporary object file's name, unique among this process's and unlikely to meet another's: git's `tmp_obj_`
+ * and 12 hex — 6 drawn once per process, 6 counted (a random draw per object cost more than writing it). A clash
+ * with another process's file fails its exclusive create, never overwrites it.
+ */
+let tmpPrefix = '';
+let tmpCount = 0;
+function tmpObjectName(redraw = false): string {
+  if (redraw || !tmpPrefix || tmpCount >= 0xffffff) {
+    tmpPrefix = randomBytes(3).toString('hex');
+    tmpCount = 0;
+  }
+  return `tmp_obj_${tmpPrefix}${(tmpCount++).toString(16).padStart(6, '0')}`;
 }
 
 /**
@@ -41,8 +56,12 @@ export async function writeLooseObject(
   await mkdirPrivate(dir);
   // Level 1, git's default for loose objects (core.looseCompression): they are packed later anyway.
   const bytes = deflateSync(Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]), { level: 1 });
-  const tmp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
-  const fh = await fs.open(tmp, 'wx', PRIVATE_READONLY_MODE);
+  let tmp = path.join(dir, tmpObjectName());
+  const fh = await fs.open(tmp, 'wx', PRIVATE_READONLY_MODE).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EEXIST') throw e;
+    tmp = path.join(dir, tmpObjectName(true)); // another process drew the same prefix: draw again
+    return fs.open(tmp, 'wx', PRIVATE_READONLY_MODE);
+  });
   try {
     await fh.writeFile(bytes);
     if (durable) await fh.sync();
@@ -64,10 +83,20 @@ export function writeLooseObjectSync(gitDir: string, type: string, body: Buffer)
   const dir = path.join(gitDir, 'objects', id.slice(0, 2));
   const file = path.join(dir, id.slice(2));
   if (existsSync(file)) return id;
-  mkdirPrivateSync(dir);
   const bytes = deflateSync(Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]), { level: 1 });
-  const tmp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
-  const fd = openSync(tmp, 'wx', PRIVATE_READONLY_MODE);
+  let tmp = path.join(dir, tmpObjectName());
+  let fd: number;
+  try {
+    fd = openSync(tmp, 'wx', PRIVATE_READONLY_MODE);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT')
+      mkdirPrivateSync(dir); // the first object of its folder: most folders exist already
+    else if (code === 'EEXIST')
+      tmp = path.join(dir, tmpObjectName(true)); // another process drew the same prefix
+    else throw e;
+    fd = openSync(tmp, 'wx', PRIVATE_READONLY_MODE);
+  }
   try {
     for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off);
   } finally {
@@ -85,26 +114,19 @@ export async function syncObjects(gitDir: string, ids: Iterable<string>): Promis
   if (!syncFileSystem(path.join(gitDir, 'objects'))) await syncLooseObjects(gitDir, ids);
 }
 
+/** Where loose objects live: each one's file and its folder (what makes it durable: syncRound in syncFs.ts). */
+export function looseObjectPaths(gitDir: string, ids: Iterable<string>): { files: string[]; dirs: string[] } {
+  const unique = [...new Set(ids)];
+  const files = unique.map((id) => path.join(gitDir, 'objects', id.slice(0, 2), id.slice(2)));
+  return { files, dirs: [...new Set(files.map((f) => path.dirname(f)))] };
+}
+
 /**
  * Make a few objects written with `durable: false` durable, all at once: every file's fsync and then every
  * folder's, each group in parallel (the file system commits them together), instead of two fsyncs in turn per
- * object — a warm checkpoint writes a blob and the trees along its path. Objects that are already packed or
- * were gone are skipped (a pack is synced by git when written).
+ * object. Objects that are already packed or were gone are skipped (a pack is synced by git when written).
  */
 export async function syncLooseObjects(gitDir: string, ids: Iterable<string>): Promise<void> {
-  const files = [...new Set(ids)].map((id) => path.join(gitDir, 'objects', id.slice(0, 2), id.slice(2)));
-  const synced = await Promise.all(
-    files.map(async (file) => {
-      // Read-only: objects are 0444, and a read handle's fsync flushes the file on Linux and macOS.
-      const fh = await fs.open(file, 'r').catch(() => null);
-      if (!fh) return null;
-      try {
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      return path.dirname(file);
-    }),
-  );
-  await syncDirs(new Set(synced.filter((d): d is string => d !== null)));
+  const { files, dirs } = looseObjectPaths(gitDir, ids);
+  await syncRound(files, dirs);
 }

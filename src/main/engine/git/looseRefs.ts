@@ -1,7 +1,16 @@
-import { existsSync, promises as fs } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
-import { mkdirPrivate, PRIVATE_FILE_MODE } from '../privateFs';
+import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../privateFs';
 import type { ObjectType } from './objects';
 
 /** Reads an object's type (ResidentReader): null when the object is missing. */
@@ -38,48 +47,51 @@ export class LooseRefs {
   /** The commit `ref` names (`rev-parse --verify <ref>^{commit}`), null when there is no such ref. */
   async read(ref: string): Promise<OrAskGit<string | null>> {
     if (!this.handles(ref)) return ASK_GIT;
-    const value = await this.value(ref);
+    const value = this.valueSync(ref);
     if (value === ASK_GIT || value === null) return value;
     // Not a commit (a label's tag, to peel) or missing: git says what rev-parse says.
     return (await this.objects.type(value)) === 'commit' ? value : ASK_GIT;
   }
 
-  /** Move `ref` to `hash`. expectedOld: undefined = no check, null = must not exist, a hash = must be there. */
+  /**
+   * Move `ref` to `hash`. expectedOld: undefined = no check, null = must not exist, a hash = must be there. In
+   * plain system calls (a hook call moves a ref each time; a dozen thread-pool round trips waited their turn).
+   */
   async update(ref: string, hash: string, expectedOld?: string | null): Promise<OrAskGit<void>> {
     if (!this.handles(ref) || !OID.test(hash)) return ASK_GIT;
-    if (await exists(path.join(this.gitDir, 'logs', ref))) return ASK_GIT; // git appends to a reflog that exists
+    if (lexists(path.join(this.gitDir, 'logs', ref))) return ASK_GIT; // git appends to a reflog that exists
     if ((await this.objects.type(hash)) === null) return ASK_GIT; // git refuses a ref to a missing object
     const file = path.join(this.gitDir, ref);
     try {
-      await mkdirPrivate(path.dirname(file));
+      mkdirPrivateSync(path.dirname(file));
     } catch {
       return ASK_GIT; // a file where a folder should be (refs/retrace/a when creating refs/retrace/a/b)
     }
     const lockFile = `${file}.lock`;
-    let lock: FileHandle | null;
+    let lock: number | null;
     try {
-      lock = await fs.open(lockFile, 'wx', PRIVATE_FILE_MODE);
+      lock = openSync(lockFile, 'wx', PRIVATE_FILE_MODE);
     } catch {
       return ASK_GIT; // held by another git (or stale): git gives its own "File exists" error
     }
     let renamed = false;
     try {
-      const current = await this.value(ref);
+      const current = this.valueSync(ref);
       if (current === ASK_GIT) return ASK_GIT;
       if (expectedOld !== undefined && current !== expectedOld) return ASK_GIT; // git words the mismatch
-      if (await this.folderInTheWay(ref)) return ASK_GIT;
-      await lock.writeFile(`${hash}\n`);
-      await lock.sync();
-      await lock.close();
+      if (this.folderInTheWay(ref)) return ASK_GIT;
+      writeSync(lock, `${hash}\n`);
+      fsyncSync(lock);
+      closeSync(lock);
       lock = null;
-      await fs.rename(lockFile, file);
+      renameSync(lockFile, file);
       renamed = true;
       return undefined;
     } catch {
       return ASK_GIT;
     } finally {
-      await lock?.close().catch(() => {});
-      if (!renamed) await fs.rm(lockFile, { force: true });
+      if (lock !== null) closeSync(lock);
+      if (!renamed) rmSync(lockFile, { force: true });
     }
   }
 
@@ -88,10 +100,10 @@ export class LooseRefs {
   }
 
   /** The id the loose file or packed-refs holds (unpeeled), null when neither has the ref. */
-  private async value(ref: string): Promise<OrAskGit<string | null>> {
+  private valueSync(ref: string): OrAskGit<string | null> {
     let text: string | null = null;
     try {
-      text = await fs.readFile(path.join(this.gitDir, ref), 'latin1');
+      text = readFileSync(path.join(this.gitDir, ref), 'latin1');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EISDIR') return ASK_GIT;
@@ -100,25 +112,30 @@ export class LooseRefs {
       const id = text.trimEnd();
       return OID.test(id) && /^[0-9a-f]{40}\n?$/.test(text) ? id : ASK_GIT;
     }
-    const packed = await this.packed();
+    const packed = this.packed();
     if (packed === ASK_GIT) return ASK_GIT;
     return packed.get(ref) ?? null;
   }
 
   /** A ref that would be a folder of this one, or this one a folder of it (git refuses both). */
-  private async folderInTheWay(ref: string): Promise<boolean> {
-    const st = await fs.lstat(path.join(this.gitDir, ref)).catch(() => null);
+  private folderInTheWay(ref: string): boolean {
+    let st = null;
+    try {
+      st = lstatSync(path.join(this.gitDir, ref));
+    } catch {
+      st = null;
+    }
     if (st?.isDirectory()) return true;
-    const packed = await this.packed();
+    const packed = this.packed();
     if (packed === ASK_GIT) return true;
     for (const name of packed.keys()) if (name.startsWith(`${ref}/`) || ref.startsWith(`${name}/`)) return true;
     return false;
   }
 
-  private async packed(): Promise<OrAskGit<Map<string, string>>> {
+  private packed(): OrAskGit<Map<string, string>> {
     let text: string;
     try {
-      text = await fs.readFile(path.join(this.gitDir, 'packed-refs'), 'utf8');
+      text = readFileSync(path.join(this.gitDir, 'packed-refs'), 'utf8');
     } catch (e) {
       return (e as NodeJS.ErrnoException).code === 'ENOENT' ? new Map() : ASK_GIT;
     }
@@ -133,9 +150,11 @@ export class LooseRefs {
   }
 }
 
-async function exists(p: string): Promise<boolean> {
-  return fs.lstat(p).then(
-    () => true,
-    () => false,
-  );
+function lexists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 }

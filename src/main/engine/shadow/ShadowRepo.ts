@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { lstatSync, promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { ChangeCounts, CheckpointStats, FileChange, NotCaptured, RecoveryReport } from '../../../shared/model';
@@ -13,7 +13,7 @@ import { GitError, toRetraceError } from '../git/errors';
 import { assertSha1, initShadowRepo } from '../git/init';
 import { listIndex } from '../git/lsFiles';
 import { lsTree } from '../git/lsTree';
-import { writeLooseObject, writeLooseObjectSync } from '../git/looseObject';
+import { looseObjectPaths, syncLooseObjects, writeLooseObject, writeLooseObjectSync } from '../git/looseObject';
 import { mergeTrees, type TreeMerge } from '../git/mergeTree';
 import { replaceInTree, type TreeEdit } from '../git/replaceInTree';
 import { EMPTY_TREE, parentOf, peelToTree, reachableCommits } from '../git/objects';
@@ -31,7 +31,7 @@ import { looksLikeCorruption, ShadowDoctor } from './repair';
 import { applyPaths, planRestore, type ApplyOptions, type RestorePlan } from './restore';
 import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
-import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress } from './snapshot';
+import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress, type SnapshotResult } from './snapshot';
 import { adoptFullScan, checkScan, forceFullScan, readStateText, refreshDue } from './warmScope';
 import { withPrivateIndex } from './privateIndex';
 import { makeTag, tagSubjects } from '../git/tags';
@@ -87,7 +87,10 @@ export class ShadowRepo {
     this.doctor = new ShadowDoctor(this.gitDir, ws.root, ws.dir);
     this.objects = new ResidentReader(git);
     this.differ = ResidentDiffTree.available() ? new ResidentDiffTree(git) : null;
-    this.refs = new LooseRefs(this.gitDir, this.objects);
+    // A commit this process wrote or peeled is a commit: reading or moving a ref to it asks cat-file nothing.
+    this.refs = new LooseRefs(this.gitDir, {
+      type: (id) => (this.knownCommit(id) ? Promise.resolve('commit') : this.objects.type(id)),
+    });
   }
 
   /** Stop the resident git processes (idle ones never keep Node alive, and stop by themselves after a while). */
@@ -128,11 +131,17 @@ export class ShadowRepo {
    * untouched; the blobs and trees it writes are unreferenced objects, which gc keeps for its grace period.
    */
   async snapshotTree(
-    opts: { hintPaths?: string[]; onProgress?: (p: SnapshotProgress) => void; privateIndex?: boolean } = {},
-  ): Promise<{ tree: string; notCaptured: NotCaptured[] }> {
+    opts: {
+      hintPaths?: string[];
+      onProgress?: (p: SnapshotProgress) => void;
+      privateIndex?: boolean;
+      /** A warm snapshot's objects are left unsynced, listed here, for the caller to sync with its own (snapshot.ts). */
+      unsynced?: string[];
+    } = {},
+  ): Promise<SnapshotResult> {
     if (opts.privateIndex) return this.privateSnapshot(opts.onProgress);
     // hintPaths: what the caller knows changed; snapshot() may limit git's scan to them (warmScope.ts).
-    return this.guard(async () => {
+    const snap = await this.guard(async () => {
       const rulesChanged = await this.syncExcludeFile();
       const snap = await snapshot({
         git: this.git,
@@ -145,10 +154,13 @@ export class ShadowRepo {
         ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
         lineCounts: this.lineCounts,
         objects: this.objects,
+        ...(opts.unsynced ? { unsynced: opts.unsynced } : {}),
       });
       this.trees.set(snap.tree, snap.tree); // a tree is its own tree: restores and diffs pass it back
       return snap;
     });
+    const settle = snap.settle;
+    return settle ? { ...snap, settle: () => this.guard(settle) } : snap;
   }
 
   /**
@@ -226,6 +238,16 @@ export class ShadowRepo {
     if (!fits) return commitTree(this.git, tree, parent, message);
     const body = commitBody(tree, parent, message, gitNow());
     return durable ? writeLooseObject(this.gitDir, 'commit', body) : writeLooseObjectSync(this.gitDir, 'commit', body);
+  }
+
+  /** The files and folders that make these loose objects durable (record.ts syncs them with its journal). */
+  objectPaths(ids: Iterable<string>): { files: string[]; dirs: string[] } {
+    return looseObjectPaths(this.gitDir, ids);
+  }
+
+  /** Make loose objects written unsynced durable now. */
+  syncObjects(ids: Iterable<string>): Promise<void> {
+    return syncLooseObjects(this.gitDir, ids);
   }
 
   /**
@@ -586,10 +608,10 @@ export class ShadowRepo {
   private async syncExcludeFile(opts: { consume?: boolean } = {}): Promise<boolean> {
     let retraceIgnore: string | null = null;
     const file = path.join(this.ws.root, '.retraceignore');
-    const st = await fs.lstat(file).catch(() => null);
+    const st = lstatSync(file, { throwIfNoEntry: false });
     if (st?.isFile()) {
       try {
-        retraceIgnore = await fs.readFile(file, 'utf8');
+        retraceIgnore = readFileSync(file, 'utf8');
       } catch {
         throw new RetraceError('E_UNREADABLE', 'cannot read .retraceignore');
       }
@@ -650,7 +672,13 @@ function mayBeTransient(e: unknown): boolean {
 
 /** Replace a small file atomically (a concurrent git reads the old or the new content, never half). */
 async function writeIfDifferent(file: string, content: string): Promise<boolean> {
-  const current = await fs.readFile(file, 'utf8').catch(() => null);
+  // Read in a plain system call: every snapshot (each hook call) compares, and it is rarely different.
+  let current: string | null = null;
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch {
+    current = null;
+  }
   if (current === content) return false;
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   await writeFilePrivate(tmp, content);

@@ -45,6 +45,18 @@ export interface SnapshotContext {
   onProgress?: (p: SnapshotProgress) => void;
   /** The repository's resident object reader, for the warm path's tree reads (treeEdit.ts). */
   objects?: ObjectSource;
+  /**
+   * A warm snapshot leaves its objects unsynced, their ids added here, and its scan state unrecorded (the state
+   * names its tree): the caller makes them durable with its own, then calls `settle` (record.ts).
+   */
+  unsynced?: string[];
+}
+
+/** A snapshot's tree; `settle`, when set, must run once the objects in `unsynced` are durable (SnapshotContext). */
+export interface SnapshotResult {
+  tree: string;
+  notCaptured: NotCaptured[];
+  settle?: () => Promise<void>;
 }
 
 const RULE_FILES = new Set(['.gitignore', '.retraceignore']);
@@ -55,7 +67,7 @@ const RULE_FILES = new Set(['.gitignore', '.retraceignore']);
  * (both walks in git), an lstat per changed or new path, one update-index that hashes only those, one write-tree.
  * Nothing is written in the folder. An unreadable file aborts with E_UNREADABLE before any tree is written.
  */
-export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; notCaptured: NotCaptured[] }> {
+export async function snapshot(ctx: SnapshotContext): Promise<SnapshotResult> {
   const { git, root } = ctx;
   ctx.onProgress?.({ phase: 'scan', done: 0 });
   const scanStarted = Date.now();
@@ -78,13 +90,16 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
               paths: scope,
               caseInsensitive: ctx.caseInsensitive ?? false,
               ...(ctx.objects ? { objects: ctx.objects } : {}),
+              ...(ctx.unsynced ? { unsynced: ctx.unsynced } : {}),
             }),
           ).catch((e: unknown) => {
             if (e instanceof RetraceError) throw e; // unreadable: the full scan would fail the same way
             return null; // e.g. the base tree lost: the full scan below starts from the index
           });
     if (warm) {
-      await step('scan-record', () => recordScan(git.gitDir, scan, true, scanStarted, warm.tree));
+      const settle = () => step('scan-record', () => recordScan(git.gitDir, scan, true, scanStarted, warm.tree));
+      if (ctx.unsynced) return { ...warm, settle };
+      await settle();
       return warm;
     }
   }

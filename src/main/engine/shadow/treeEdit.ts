@@ -17,12 +17,12 @@
  * Returns null (the caller runs a full scan) when a hint does not fit: a directory, or a path inside another
  * hinted path.
  */
-import { promises as fs } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { NotCaptured } from '../../../shared/model';
 import { ignoredAmong } from '../git/checkIgnore';
-import { syncLooseObjects, writeLooseObject } from '../git/looseObject';
+import { syncLooseObjects, writeLooseObjectSync } from '../git/looseObject';
 import { EMPTY_TREE } from '../git/objects';
 import { ObjectReader, type GitObject } from '../git/objectReader';
 import type { GitRunner } from '../git/runner';
@@ -44,6 +44,11 @@ export interface TreeEditContext {
   caseInsensitive: boolean;
   /** The repository's resident object reader, when it has one: no cat-file process per warm call. */
   objects?: ObjectSource;
+  /**
+   * Given: the objects are written without a sync and their ids added here; the caller makes them durable before
+   * anything names them (record.ts: together with its commit and its journal, in one round). Else synced here.
+   */
+  unsynced?: string[];
 }
 
 /** Reads objects by id (a ResidentReader). */
@@ -86,14 +91,14 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
     }
     if (st === null) seen.set(rel, { kind: 'gone' });
     else if (st.isDirectory()) return null;
-    else if (st.isSymbolicLink()) seen.set(rel, { kind: 'blob', mode: '120000', bytes: await readLink(ctx.root, rel) });
+    else if (st.isSymbolicLink()) seen.set(rel, { kind: 'blob', mode: '120000', bytes: readLink(ctx.root, rel) });
     else if (!st.isFile())
       seen.set(rel, { kind: 'gone' }); // fifo, socket: cannot be checkpointed
     else if (st.size > ctx.sizeCap) {
       notCaptured.push({ path: rel, reason: 'too-large', size: st.size });
       seen.set(rel, { kind: 'gone' });
     } else {
-      const bytes = await readFileOrNull(ctx.root, rel);
+      const bytes = readFileOrNull(ctx.root, rel);
       const mode = (st.mode & 0o100) !== 0 ? '100755' : '100644';
       seen.set(rel, bytes === null ? { kind: 'gone' } : { kind: 'blob', mode, bytes });
     }
@@ -123,11 +128,13 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
       }
       node.seen = s;
     }
-    // The objects are written first and made durable together (before any log line can name them).
+    // The objects are written first and made durable together (before any log line can name them): here, or by
+    // the caller with more of its own (ctx.unsynced).
     const written: string[] = [];
     const tree = (await rebuild(ctx.git.gitDir, trees, ctx.baseTree, rootChange, written)) ?? EMPTY_TREE;
-    if (tree === EMPTY_TREE) written.push(await writeLooseObject(ctx.git.gitDir, 'tree', Buffer.alloc(0), LATER));
-    await syncLooseObjects(ctx.git.gitDir, written);
+    if (tree === EMPTY_TREE) written.push(writeLooseObjectSync(ctx.git.gitDir, 'tree', Buffer.alloc(0)));
+    if (ctx.unsynced) ctx.unsynced.push(...written);
+    else await syncLooseObjects(ctx.git.gitDir, written);
     notCaptured.sort((a, b) => (a.path < b.path ? -1 : 1));
     return { tree, notCaptured };
   } finally {
@@ -135,10 +142,11 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
   }
 }
 
-/** The new id of the tree `base` (null: the directory did not exist) after `change`; null when it is empty. */
-/** Objects are synced together at the end of editTree (syncLooseObjects). */
-const LATER = { durable: false };
-
+/**
+ * The new id of the tree `base` (null: the directory did not exist) after `change`; null when it is empty. Its
+ * objects are written in plain system calls, unsynced (a few small files: no thread-pool round trip each), and
+ * synced together at the end of editTree or by its caller.
+ */
 async function rebuild(
   gitDir: string,
   trees: TreeReads,
@@ -153,7 +161,7 @@ async function rebuild(
     if (child.seen) {
       if (child.seen.kind === 'gone') entries.delete(key);
       else {
-        const id = await writeLooseObject(gitDir, 'blob', child.seen.bytes, LATER);
+        const id = writeLooseObjectSync(gitDir, 'blob', child.seen.bytes);
         written.push(id);
         entries.set(key, { mode: child.seen.mode, name, id });
       }
@@ -166,7 +174,7 @@ async function rebuild(
   }
   if (entries.size === 0) return null; // git records no empty directories
   const list = [...entries.values()];
-  const id = await writeLooseObject(gitDir, 'tree', encodeTree(list), LATER);
+  const id = writeLooseObjectSync(gitDir, 'tree', encodeTree(list));
   written.push(id);
   remember(gitDir, id, list);
   return id;
@@ -244,13 +252,14 @@ class TreeReads {
   }
 }
 
-async function readLink(root: string, rel: string): Promise<Buffer> {
-  return fs.readlink(path.join(root, rel), { encoding: 'buffer' });
+// The hinted files are read in plain system calls, as they were looked at (lstatOrNull): a few per hook call.
+function readLink(root: string, rel: string): Buffer {
+  return readlinkSync(path.join(root, rel), { encoding: 'buffer' });
 }
 
-async function readFileOrNull(root: string, rel: string): Promise<Buffer | null> {
+function readFileOrNull(root: string, rel: string): Buffer | null {
   try {
-    return await fs.readFile(path.join(root, rel));
+    return readFileSync(path.join(root, rel));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null; // deleted between lstat and read

@@ -27,10 +27,10 @@
  * next warm one) and the one the index holds (what a full scan that stages nothing writes).
  */
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { hasGitSegment } from '../excludes';
-import { writeFilePrivate } from '../privateFs';
+import { writeFilePrivateSync } from '../privateFs';
 
 export const WARM_MAX_STREAK = 20;
 export const WARM_MAX_AGE_MS = 60_000;
@@ -65,33 +65,44 @@ export interface ScanCheck {
   settled: boolean;
 }
 
-async function excludesHash(gitDir: string): Promise<string> {
-  const bytes = await fs.readFile(path.join(gitDir, 'info', 'exclude')).catch(() => Buffer.alloc(0));
-  return createHash('sha1').update(bytes).digest('hex');
+// The state's small files are read and written in plain system calls: a hook call looks at them each time, and
+// on a loaded machine every thread-pool round trip waits its turn.
+function excludesHash(gitDir: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path.join(gitDir, 'info', 'exclude'));
+  } catch {
+    bytes = Buffer.alloc(0);
+  }
+  return Promise.resolve(createHash('sha1').update(bytes).digest('hex'));
 }
 
 /** The last 20 bytes of the index (git's checksum of it), or '' when there is no index. */
-async function indexChecksum(gitDir: string, indexFile?: string): Promise<string> {
-  let fh;
+function indexChecksum(gitDir: string, indexFile?: string): Promise<string> {
+  let fd: number;
   try {
-    fh = await fs.open(indexFile ?? path.join(gitDir, 'index'), 'r');
+    fd = openSync(indexFile ?? path.join(gitDir, 'index'), 'r');
   } catch {
-    return '';
+    return Promise.resolve('');
   }
   try {
-    const { size } = await fh.stat();
-    if (size < 32) return '';
+    const { size } = fstatSync(fd);
+    if (size < 32) return Promise.resolve('');
     const tail = Buffer.alloc(20);
-    await fh.read(tail, 0, 20, size - 20);
-    return tail.toString('hex');
+    readSync(fd, tail, 0, 20, size - 20);
+    return Promise.resolve(tail.toString('hex'));
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
 
 /** The state file's text, as it is now (null: none): what a background scan compares before adopting its tree. */
-export async function readStateText(gitDir: string): Promise<string | null> {
-  return fs.readFile(path.join(gitDir, STATE_FILE), 'utf8').catch(() => null);
+export function readStateText(gitDir: string): Promise<string | null> {
+  try {
+    return Promise.resolve(readFileSync(path.join(gitDir, STATE_FILE), 'utf8'));
+  } catch {
+    return Promise.resolve(null);
+  }
 }
 
 async function readState(gitDir: string): Promise<ScanState | null> {
@@ -170,7 +181,12 @@ export async function recordScan(
   started: number,
   tree: string,
 ): Promise<void> {
-  const [excludes, index] = await Promise.all([excludesHash(gitDir), indexChecksum(gitDir)]);
+  // A warm snapshot ran on a settled state and left the index alone, under the lock that keeps everyone else from
+  // the rules and the index: both are still what checkScan just read (no second read and hash per hook call).
+  const [excludes, index] =
+    warm && check.settled && check.state
+      ? [check.state.excludes, check.state.index]
+      : await Promise.all([excludesHash(gitDir), indexChecksum(gitDir)]);
   const next: ScanState =
     warm && check.state
       ? {
@@ -225,9 +241,10 @@ export async function forceFullScan(gitDir: string): Promise<void> {
   if (state && state.lastFullAt !== 0) await writeState(gitDir, { ...state, lastFullAt: 0 });
 }
 
-async function writeState(gitDir: string, state: ScanState): Promise<void> {
+function writeState(gitDir: string, state: ScanState): Promise<void> {
   const file = path.join(gitDir, STATE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFilePrivate(tmp, JSON.stringify(state));
-  await fs.rename(tmp, file);
+  writeFilePrivateSync(tmp, JSON.stringify(state));
+  renameSync(tmp, file);
+  return Promise.resolve();
 }
