@@ -21,6 +21,7 @@ import { ObjectReader } from '../git/objectReader';
 import { ASK_GIT, LooseRefs } from '../git/looseRefs';
 import { ResidentDiffTree } from '../git/residentDiffTree';
 import { ResidentReader } from '../git/residentReader';
+import { step } from '../stepTrace';
 import { entryAtPath, peelTree, type PathEntry } from '../git/treeWalk';
 import * as refs from '../git/refs';
 import { GitRunner } from '../git/runner';
@@ -397,7 +398,7 @@ export class ShadowRepo {
     const t = await this.treeOf(tree);
     // Files are about to change behind any hint's back: the next snapshot looks at the whole folder (before
     // writing, so a kill midway leaves it so too).
-    await forceFullScan(this.gitDir);
+    await step('apply.forceFullScan', () => forceFullScan(this.gitDir));
     return this.guard(() =>
       applyPaths(this.git, this.ws.root, t, paths, { caseInsensitive: this.ws.caseInsensitive, ...opts }),
     );
