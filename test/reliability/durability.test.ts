@@ -138,7 +138,7 @@ describe('durability order: a restore (I11, the restore half)', () => {
    * their file system after the last rename.
    */
   it.skipIf(!hasStrace).each([
-    { how: 'one syncfs where the file system honours it', env: {} },
+    { how: 'one syncfs where the file system honours it', env: {} as Record<string, string> },
     { how: 'each file and folder on its own (RETRACE_SYNCFS=0)', env: { RETRACE_SYNCFS: '0' } },
   ])(
     'every file it writes is synced before it is renamed into place, and its folders before the ledger line: $how',

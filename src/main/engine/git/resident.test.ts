@@ -199,6 +199,38 @@ describe('ResidentReader and the tree walk', () => {
     }
   });
 
+  it('tells sizes and types as cat-file --batch-check does, and reads many at once even when killed under them', async () => {
+    const repo = makeRepo();
+    const rnd = prng(testSeed('resident-info'));
+    const spec: Spec = { empty: '', 'big.bin': Buffer.alloc(3 << 20, 7), link: { symlink: 'empty' } };
+    for (let i = 0; i < 40; i++) spec[`d${i % 4}/f${i}.txt`] = 'x'.repeat(rnd.int(0, 5000)) + `\n${i}`;
+    const tree = treeOf(repo, spec);
+    const ids = repo
+      .run(['ls-tree', '-r', '-t', '-z', '--format=%(objectname)', tree])
+      .split('\0')
+      .filter(Boolean);
+    ids.push(tree, '0'.repeat(40));
+    const expected = repo
+      .run(['cat-file', '--batch-check'], ids.join('\n') + '\n')
+      .trim()
+      .split('\n')
+      .map((l) => (l.endsWith(' missing') ? null : { type: l.split(' ')[1], size: Number(l.split(' ')[2]) }));
+    const reader = new ResidentReader(repo.git);
+    try {
+      expect(await Promise.all(ids.map((id) => reader.info(id)))).toEqual(expected);
+      // Contents asked all at once; the process killed with answers in flight: every read is answered again.
+      const blobs = ids.filter((_, i) => expected[i]?.type === 'blob');
+      const want = blobs.map((id) => repo.run(['cat-file', 'blob', id]));
+      await reader.read(blobs[0]!);
+      const first = reader.process!;
+      const reads = Promise.all(blobs.map((id) => reader.read(id)));
+      first.kill();
+      expect((await reads).map((o) => o?.body.toString('utf8'))).toEqual(want);
+    } finally {
+      reader.close();
+    }
+  });
+
   it('finds each path of a tree as ls-tree does (files, folders, links, absent and odd paths)', async () => {
     const repo = makeRepo();
     const tree = treeOf(repo, {

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { ChangeCounts, CheckpointStats, FileChange, NotCaptured, RecoveryReport } from '../../../shared/model';
 import { excludeFileContent, isHardExcluded, SHADOW_ATTRIBUTES } from '../excludes';
-import { blobSizes } from '../git/catFile';
 import { checkGit } from '../git/checkGit';
 import { commitTree } from '../git/commitTree';
 import { commitBody, gitNow, storedVerbatim } from '../git/commitObject';
@@ -400,7 +399,11 @@ export class ShadowRepo {
     // writing, so a kill midway leaves it so too).
     await step('apply.forceFullScan', () => forceFullScan(this.gitDir));
     return this.guard(() =>
-      applyPaths(this.git, this.ws.root, t, paths, { caseInsensitive: this.ws.caseInsensitive, ...opts }),
+      applyPaths(this.git, this.ws.root, t, paths, {
+        caseInsensitive: this.ws.caseInsensitive,
+        objects: this.objects,
+        ...opts,
+      }),
     );
   }
 
@@ -460,10 +463,10 @@ export class ShadowRepo {
     return out;
   }
 
-  /** The byte size of each blob (for the free-space check before a restore). */
+  /** The byte size of each blob (for the free-space check before a restore), asked of the resident reader. */
   async blobSizes(ids: readonly string[]): Promise<number[]> {
-    const sizes = await this.guard(() => blobSizes(this.git, ids));
-    return ids.map((id) => sizes.get(id) ?? 0);
+    const infos = await this.guard(() => Promise.all(ids.map((id) => this.objects.info(id))));
+    return infos.map((info) => info?.size ?? 0);
   }
 
   /** Bytes the shadow repository takes on disk (a walk of its files: cached by maintenance.ts for status). */

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { errnoFault, fault, testHook } from '../faults';
 import { blobSizes, readBlobs } from '../git/catFile';
+import type { ResidentReader } from '../git/residentReader';
 import { lsTree, type TreeEntry } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
 import { assertSafeRelPath } from '../paths';
@@ -50,6 +51,8 @@ export interface ApplyOptions {
   entries?: readonly TreeEntry[];
   /** Sizes of the tree's blobs the caller has already (the free-space check): no cat-file for those. */
   blobSizes?: ReadonlyMap<string, number>;
+  /** The repository's resident reader (ShadowRepo's): contents and sizes through it, no git process per apply. */
+  objects?: Pick<ResidentReader, 'read' | 'info'>;
 }
 
 type Done =
@@ -110,6 +113,10 @@ class ApplyRun {
 
   get knownSizes(): ReadonlyMap<string, number> | undefined {
     return this.opts.blobSizes;
+  }
+
+  get objects(): Pick<ResidentReader, 'read' | 'info'> | undefined {
+    return this.opts.objects;
   }
 
   abs(rel: string): string {
@@ -454,6 +461,7 @@ async function applyAll(
     git,
     blobs.map((b) => b.id),
     run.knownSizes,
+    run.objects,
   );
   const pending: TreeEntry[] = [];
   await step('apply.compare', async () => {
@@ -478,9 +486,10 @@ async function applyAll(
     }
     const batch = pending.slice(i, j);
     const contents = await step('apply.readBlobs', () =>
-      readBlobs(
+      contentsOf(
         git,
         batch.map((b) => b.id),
+        run.objects,
       ),
     );
     // The whole batch staged, made durable in one wait, then renamed in: a batch's side files are bounded by its bytes.
@@ -500,16 +509,43 @@ async function applyAll(
   }
 }
 
-/** Blob sizes: the ones the caller gave, the rest from git. */
+/** Blob sizes: the ones the caller gave, the rest from git (its resident reader when given). */
 async function knownSizes(
   git: GitRunner,
   ids: readonly string[],
   known: ReadonlyMap<string, number> | undefined,
+  objects: Pick<ResidentReader, 'info'> | undefined,
 ): Promise<Map<string, number>> {
-  const missing = known ? ids.filter((id) => !known.has(id)) : ids;
+  const missing = [...new Set(known ? ids.filter((id) => !known.has(id)) : ids)];
   const sizes = new Map(known ?? []);
-  if (missing.length > 0) for (const [id, n] of await blobSizes(git, missing)) sizes.set(id, n);
+  if (missing.length === 0) return sizes;
+  if (!objects) {
+    for (const [id, n] of await blobSizes(git, missing)) sizes.set(id, n);
+    return sizes;
+  }
+  const infos = await Promise.all(missing.map((id) => objects.info(id)));
+  missing.forEach((id, i) => {
+    const info = infos[i];
+    if (info) sizes.set(id, info.size);
+  });
   return sizes;
+}
+
+/** The blobs' bytes: all requests sent at once to the resident reader when given (one round of pipe traffic). */
+async function contentsOf(
+  git: GitRunner,
+  ids: readonly string[],
+  objects: Pick<ResidentReader, 'read'> | undefined,
+): Promise<Map<string, Buffer>> {
+  if (!objects) return readBlobs(git, ids);
+  const unique = [...new Set(ids)];
+  const read = await Promise.all(unique.map((id) => objects.read(id)));
+  const out = new Map<string, Buffer>();
+  unique.forEach((id, i) => {
+    const o = read[i];
+    if (o && o.type === 'blob') out.set(id, o.body);
+  });
+  return out;
 }
 
 type Comparison = 'same' | 'mode-only' | 'differs';
