@@ -205,10 +205,7 @@ describe('ResidentReader and the tree walk', () => {
     const spec: Spec = { empty: '', 'big.bin': Buffer.alloc(3 << 20, 7), link: { symlink: 'empty' } };
     for (let i = 0; i < 40; i++) spec[`d${i % 4}/f${i}.txt`] = 'x'.repeat(rnd.int(0, 5000)) + `\n${i}`;
     const tree = treeOf(repo, spec);
-    const ids = repo
-      .run(['ls-tree', '-r', '-t', '-z', '--format=%(objectname)', tree])
-      .split('\0')
-      .filter(Boolean);
+    const ids = repo.run(['ls-tree', '-r', '-t', '-z', '--format=%(objectname)', tree]).split('\0').filter(Boolean);
     ids.push(tree, '0'.repeat(40));
     const expected = repo
       .run(['cat-file', '--batch-check'], ids.join('\n') + '\n')
