@@ -390,7 +390,7 @@ export class ShadowRepo {
 
   async planRestore(fromTree: string, toTree: string, paths?: string[]): Promise<RestorePlan> {
     const [a, b] = await Promise.all([this.treeOf(fromTree), this.treeOf(toTree)]);
-    return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths, this.ws.caseInsensitive));
+    return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths, this.ws.caseInsensitive, this.objects));
   }
 
   async applyPaths(tree: string, paths: string[], opts: ApplyOptions = {}): Promise<string[]> {
