@@ -7,7 +7,8 @@
  *   npx tsx bench/restoreProfile.ts --files 1000 --runs 7
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import os from 'node:os';
 import path from 'node:path';
 import { traceSteps } from '../src/main/engine/stepTrace';
@@ -21,6 +22,11 @@ const arg = (name: string, dflt: string): string => {
 const FILES = Number(arg('--files', '1000'));
 const RUNS = Number(arg('--runs', '7'));
 
+/** CPU of this process's waited-for children (git, sync), in clock ticks (/proc/self/stat cutime + cstime). */
+const childTicks = (): number => {
+  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return Number(f[13]) + Number(f[14]);
+};
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
@@ -52,12 +58,26 @@ async function main(): Promise<void> {
   const target = hashes[0]!;
   const times: Record<string, number[]> = { restore: [], undo: [], 'git-restore': [], 'git-undo': [] };
   const steps: Record<string, Record<string, number[]>> = { restore: {}, undo: {} };
+  const cpu: Record<string, { own: number[]; children: number[] }> = {};
   const timed = async (name: string, fn: () => Promise<unknown> | unknown): Promise<string> => {
+    const c0 = process.cpuUsage();
+    const k0 = childTicks();
     const t0 = performance.now();
     const { steps: s } = await traceSteps(async () => fn());
     times[name]!.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    const own = (cpu[name] ??= { own: [], children: [] });
+    own.own.push((c.user + c.system) / 1000);
+    own.children.push((childTicks() - k0) * 10);
     return s;
   };
+  // --cpu-prof FILE: a CPU profile of the timed loop only (chrome devtools format).
+  const profileTo = process.argv.includes('--cpu-prof') ? arg('--cpu-prof', '') : '';
+  const session = profileTo ? new Session() : null;
+  if (session) {
+    session.connect();
+    await new Promise((r) => session.post('Profiler.enable', () => session.post('Profiler.start', r)));
+  }
   for (let i = 0; i <= RUNS; i++) {
     const head = gitCommits[gitCommits.length - 1]!;
     await timed('git-restore', () => {
@@ -83,9 +103,19 @@ async function main(): Promise<void> {
     }
     if (i === 0) for (const k of Object.keys(times)) times[k] = []; // the first round warms up
   }
+  if (session)
+    await new Promise<void>((r) =>
+      session.post('Profiler.stop', (err, res) => {
+        if (!err) writeFileSync(profileTo, JSON.stringify(res.profile));
+        r();
+      }),
+    );
   const load = os.loadavg()[0]!.toFixed(2);
   console.log(`files ${FILES}, runs ${RUNS}, load ${load}`);
-  for (const [k, v] of Object.entries(times)) console.log(`${k.padEnd(12)} median ${median(v).toFixed(1)} ms`);
+  for (const [k, v] of Object.entries(times))
+    console.log(
+      `${k.padEnd(12)} median ${median(v).toFixed(1)} ms, cpu own ${median(cpu[k]!.own).toFixed(0)} ms + children ${median(cpu[k]!.children).toFixed(0)} ms`,
+    );
   console.log(
     `ratio restore ${(median(times.restore!) / median(times['git-restore']!)).toFixed(2)}×, undo ${(median(times.undo!) / median(times['git-undo']!)).toFixed(2)}×`,
   );

@@ -89,15 +89,21 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       const modes = await step('modes', () => captureModes(ctx.ws.root, planned));
       // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
       const parent = await shadow.readRef(sessionRef(t.target.session));
-      safety = await step('safetyCommit', () =>
-        shadow.commit(
-          snap.tree,
-          parent,
-          `retrace: safety checkpoint before ${t.undoOf ? `undo of ${t.undoOf}` : `${t.mode === 'revert' ? 'revert' : 'restore'} ${t.rid}`}`,
-        ),
-      );
-      await step('safetyRef', () => shadow.updateRef(safetyRef(t.rid), safety!));
-      await step('saveModes', () => saveModes(ctx.ws.dir, t.rid, modes));
+      // The modes file and the safety commit and ref are independent of each other: their syncs overlap. Both are
+      // on disk before the journal names them.
+      const [commit] = await Promise.all([
+        step('safety', async () => {
+          const c = await shadow.commit(
+            snap.tree,
+            parent,
+            `retrace: safety checkpoint before ${t.undoOf ? `undo of ${t.undoOf}` : `${t.mode === 'revert' ? 'revert' : 'restore'} ${t.rid}`}`,
+          );
+          await shadow.updateRef(safetyRef(t.rid), c);
+          return c;
+        }),
+        step('saveModes', () => saveModes(ctx.ws.dir, t.rid, modes)),
+      ]);
+      safety = commit;
       break;
     }
     fault('restore:after-safety');
@@ -169,7 +175,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   };
   await step('ledger', () => ctx.ledger.append(entry));
   fault('restore:after-ledger');
-  await step('clear', () => ctx.journal.clear());
+  // Not synced: a journal that comes back after a crash names a restore the ledger has, and recovery only drops it.
+  await step('clear', () => ctx.journal.clear({ durable: false }));
   fault('restore:after-clear');
   return { safety, changed, skipped };
 }

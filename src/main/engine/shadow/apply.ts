@@ -138,9 +138,8 @@ class ApplyRun {
   /** What the replaced file is, to compare it with later; null when nothing need be compared. */
   private async backupOf(abs: string, rel: string, now: StatIdentity, expect?: Expectation): Promise<Backup | null> {
     const backup = sidePath(abs, this.tag, 'old');
-    dropSideFile(backup);
     try {
-      linkSync(abs, backup);
+      linkBeside(abs, backup);
     } catch (e) {
       if (NO_HARD_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) return null;
       throw fsError(e, rel, 'keep the old version of');
@@ -356,6 +355,17 @@ class ApplyRun {
       }
     }
     return problems;
+  }
+}
+
+/** A hard link at `side`; a leftover of a killed run with that very name is dropped first, only when there is one. */
+function linkBeside(abs: string, side: string): void {
+  try {
+    linkSync(abs, side);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    dropSideFile(side);
+    linkSync(abs, side);
   }
 }
 
