@@ -5,6 +5,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { constants as C, promises as fs, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { residentSyncfs } from './residentSync';
 
 /**
  * File systems whose syncfs(2) writes out every file and folder entry on them (statfs f_type). Elsewhere — FUSE,
@@ -62,6 +63,8 @@ export async function syncFileSystemsOf(folders: Iterable<string>): Promise<bool
     byDevice.set(dev, folder);
   }
   if (byDevice.size === 0) return true;
+  // Through the resident shell (a fork of it, not of this process); if that cannot, `sync -f` started from here.
+  if (await residentSyncfs([...byDevice.values()])) return true;
   return new Promise((resolve) => execFile('sync', ['-f', ...byDevice.values()], (err) => resolve(!err)));
 }
 
