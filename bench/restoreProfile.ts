@@ -78,18 +78,23 @@ async function main(): Promise<void> {
     session.connect();
     await new Promise((r) => session.post('Profiler.enable', () => session.post('Profiler.start', r)));
   }
+  // --ab-syncfs: every other round with RETRACE_SYNCFS=0 (per-file fsync), timed apart ("restore/per-file").
+  const ab = process.argv.includes('--ab-syncfs');
+  if (ab) for (const k of ['restore/per-file', 'undo/per-file']) times[k] = [];
   for (let i = 0; i <= RUNS; i++) {
+    const perFile = ab && i % 2 === 1;
+    if (ab) process.env.RETRACE_SYNCFS = perFile ? '0' : '';
     const head = gitCommits[gitCommits.length - 1]!;
     await timed('git-restore', () => {
       git('read-tree', '-m', '-u', gitCommits[0]!);
       git('checkout-index', '-a', '-f');
     });
-    const rs = await timed('restore', () => client.restore(target));
+    const rs = await timed(perFile ? 'restore/per-file' : 'restore', () => client.restore(target));
     await timed('git-undo', () => {
       git('read-tree', '-m', '-u', head);
       git('checkout-index', '-a', '-f');
     });
-    const us = await timed('undo', () => client.undo());
+    const us = await timed(perFile ? 'undo/per-file' : 'undo', () => client.undo());
     for (const [op, s] of [
       ['restore', rs],
       ['undo', us],
