@@ -2,7 +2,7 @@
  * Git processes and fsyncs per operation (issue 15: "count git processes per operation in the bench").
  *
  * The untimed probe run of each operation (proc.ts measurePeak) already runs every child through a wrapper;
- * while it does, the child also runs under `strace -f`, tracing only execve, fsync and fdatasync (and the
+ * while it does, the child also runs under `strace -f`, tracing only execve, fsync, fdatasync and syncfs (and the
  * access(2) of a marker), so the count covers the child and everything it starts: for Retrace the probe
  * process (bench/probe.ts) and its git children, for raw git each git call. The probe touches OP_MARK right
  * before its operation, so opening the workspace in that fresh process is not counted. Timed runs never go
@@ -39,7 +39,7 @@ export function takeCounts(): ProcessCounts | null {
 /** The command line that runs `cmd args` under strace, writing its trace to `traceFile`; as is when not counting. */
 export function underStrace(cmd: string, args: string[], traceFile: string): [string, string[]] {
   if (!current) return [cmd, args];
-  const traced = 'execve,fsync,fdatasync,access,faccessat,faccessat2';
+  const traced = 'execve,fsync,fdatasync,syncfs,access,faccessat,faccessat2';
   return ['strace', ['-f', '-qq', '-e', `trace=${traced}`, '-e', 'signal=none', '-o', traceFile, cmd, ...args]];
 }
 
@@ -55,7 +55,7 @@ export function addTrace(traceFile: string): void {
     const exec = /execve\("([^"]+)"/.exec(l);
     if (exec) {
       if (path.basename(exec[1]!) === 'git' && !/ = -1 /.test(l)) current.gitProcesses++;
-    } else if (/\b(fsync|fdatasync)\(/.test(l)) current.fsyncs++;
+    } else if (/\b(fsync|fdatasync|syncfs)\(/.test(l)) current.fsyncs++; // a syncfs counts as one sync
   }
 }
 

@@ -2,18 +2,90 @@
  * Making written data durable: per file and folder (fsync), or for a whole file system at once (syncfs). One
  * module, so that every writer (objects, restores, imports) keeps the same guarantee the same way.
  */
-import { spawnSync } from 'node:child_process';
-import { close, constants as C, fsync, open, promises as fs } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { close, constants as C, fsync, open, promises as fs, statfsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { residentSyncfs } from './residentSync';
+
+/**
+ * File systems whose syncfs(2) writes out every file and folder entry on them (statfs f_type). Elsewhere — FUSE,
+ * network file systems — syncfs may return without the server having synced anything, while fsync of a file
+ * reaches it: those are synced file by file.
+ */
+const SYNCFS_FILE_SYSTEMS = new Set([
+  0xef53, // ext2/3/4
+  0x58465342, // xfs
+  0x9123683e, // btrfs
+  0xf2f52010, // f2fs
+  0x2fc12fc1, // zfs
+  0x01021994, // tmpfs (memory: nothing to flush)
+]);
+
+function syncfsHonoured(path: string): boolean {
+  // RETRACE_SYNCFS=0: every file and folder synced on its own (a disk that is known to lie about whole-file-system
+  // flushes; the tests of the per-file path).
+  if (process.env.RETRACE_SYNCFS === '0') return false;
+  try {
+    return SYNCFS_FILE_SYSTEMS.has(statfsSync(path).type);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * One syncfs(2) of the file system that holds `path`: every file and folder entry written there so far is on disk
  * when it returns true. Through GNU coreutils' `sync -f` (Node has no syncfs binding); false where that is not
- * available (macOS, Windows, BusyBox), and then the caller syncs what it wrote file by file.
+ * available (macOS, Windows, BusyBox) or not trusted (SYNCFS_FILE_SYSTEMS), and then the caller syncs what it
+ * wrote file by file.
  */
 export function syncFileSystem(path: string): boolean {
-  if (process.platform !== 'linux') return false;
+  if (process.platform !== 'linux' || !syncfsHonoured(path)) return false;
   return spawnSync('sync', ['-f', path], { stdio: 'ignore' }).status === 0;
 }
+
+/**
+ * syncFileSystem for every file system the given folders are on (one syncfs each, all from one `sync -f`
+ * process), without blocking the event loop while the disk flushes. A folder that is gone is skipped (its
+ * removal is an entry of its parent). False when any of them cannot be synced so: the caller syncs file by file.
+ */
+export async function syncFileSystemsOf(folders: Iterable<string>): Promise<boolean> {
+  if (process.platform !== 'linux') return false;
+  const byDevice = new Map<number, string>();
+  for (const folder of folders) {
+    let dev: number;
+    try {
+      dev = statSync(folder).dev;
+    } catch {
+      continue;
+    }
+    if (byDevice.has(dev)) continue;
+    if (!syncfsHonoured(folder)) return false;
+    byDevice.set(dev, folder);
+  }
+  if (byDevice.size === 0) return true;
+  // Through the resident shell (a fork of it, not of this process); if that cannot, `sync -f` started from here.
+  if (await residentSyncfs([...byDevice.values()])) return true;
+  return new Promise((resolve) => execFile('sync', ['-f', ...byDevice.values()], (err) => resolve(!err)));
+}
+
+/**
+ * Make the contents of files written with `sync: false` durable before they are renamed into place (I11): one
+ * syncfs per file system (syncFileSystemsOf), else each file fsynced, FILE_SYNC_GROUP at a time.
+ */
+export async function syncWrittenFiles(files: readonly string[]): Promise<void> {
+  if (files.length === 0 || (await syncFileSystemsOf(new Set(files.map((f) => dirname(f)))))) return;
+  for (let i = 0; i < files.length; i += FILE_SYNC_GROUP) await syncFiles(files.slice(i, i + FILE_SYNC_GROUP));
+}
+
+/** Make renames, links and unlinks in these folders durable: one syncfs per file system, else each folder fsynced. */
+export async function syncWrittenDirs(dirs: Iterable<string>): Promise<void> {
+  const list = [...dirs];
+  if (list.length === 0 || (await syncFileSystemsOf(list))) return;
+  await syncDirs(list);
+}
+
+/** Files fsynced at once by syncWrittenFiles' fallback: bounds the open descriptors. */
+const FILE_SYNC_GROUP = 64;
 
 /**
  * fsync several files written with `sync: false`, all issued at once: the file system commits them together

@@ -7,8 +7,14 @@ export interface GitObject {
   body: Buffer;
 }
 
+/** What `cat-file --batch-check` says of an object: its type and byte size, not its content. */
+export interface ObjectInfo {
+  type: string;
+  size: number;
+}
+
 interface Pending {
-  resolve: (o: GitObject | null) => void;
+  resolve: (o: GitObject | ObjectInfo | null) => void;
   reject: (e: Error) => void;
 }
 
@@ -29,12 +35,14 @@ export class ObjectReader {
     cwd: string,
     /** Resident: the idle process never keeps Node alive (a CLI run exits when its work is done). */
     private readonly resident = false,
+    /** `--batch-check`: answers are headers only (sizes for a free-space check, without reading any content). */
+    private readonly check = false,
   ) {
     const stderr: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => this.onData(b));
     child.stderr.on('data', (b: Buffer) => stderr.push(b));
     child.stdin.on('error', () => {}); // the exit below says what went wrong
-    const args = ['cat-file', '--batch'];
+    const args = ['cat-file', check ? '--batch-check' : '--batch'];
     const fail = (error: GitError): void => {
       this.failure = error;
       for (const p of this.pending.splice(0)) p.reject(this.failure);
@@ -57,10 +65,11 @@ export class ObjectReader {
     if (resident) this.hold(false);
   }
 
-  static open(git: GitRunner, opts: { resident?: boolean } = {}): ObjectReader {
+  static open(git: GitRunner, opts: { resident?: boolean; check?: boolean } = {}): ObjectReader {
     const resident = opts.resident === true;
-    const child = git.spawnReader(['cat-file', '--batch'], { resident });
-    return new ObjectReader(child, resident ? git.gitDir : git.workTree, resident);
+    const check = opts.check === true;
+    const child = git.spawnReader(['cat-file', check ? '--batch-check' : '--batch'], { resident });
+    return new ObjectReader(child, resident ? git.gitDir : git.workTree, resident, check);
   }
 
   /** False once the process failed or ended: its owner opens another. */
@@ -68,8 +77,19 @@ export class ObjectReader {
     return this.failure === null && !this.ended;
   }
 
-  /** The object, or null when the repository does not have it. */
+  /** The object, or null when the repository does not have it (a `check` reader: use info). */
   read(id: string): Promise<GitObject | null> {
+    if (this.check) return Promise.reject(new Error('a --batch-check reader has no contents'));
+    return this.request(id) as Promise<GitObject | null>;
+  }
+
+  /** The object's type and size, or null when the repository does not have it (a `check` reader only). */
+  info(id: string): Promise<ObjectInfo | null> {
+    if (!this.check) return Promise.reject(new Error('a --batch reader answers with contents: use read'));
+    return this.request(id) as Promise<ObjectInfo | null>;
+  }
+
+  private request(id: string): Promise<GitObject | ObjectInfo | null> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.ended)
       return Promise.reject(new GitError('failed', 'git cat-file --batch has ended', ['cat-file'], null, ''));
@@ -113,6 +133,11 @@ export class ObjectReader {
         continue;
       }
       const size = Number(header[2]);
+      if (this.check) {
+        this.buffer = this.buffer.subarray(nl + 1);
+        this.settled().resolve({ type: header[1]!, size });
+        continue;
+      }
       if (this.buffer.length < nl + 1 + size + 1) return; // the body is still arriving
       const body = Buffer.from(this.buffer.subarray(nl + 1, nl + 1 + size));
       this.buffer = this.buffer.subarray(nl + 1 + size + 1);

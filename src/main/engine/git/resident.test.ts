@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync 
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, prng, tempDir, testSeed } from '../../../../test/helpers';
-import { diffTreeFiles } from './diffTree';
+import { diffTreeFiles, diffTreeRaw } from './diffTree';
+import { diffTreesInProcess } from './treeDiff';
 import { gitEnv } from './env';
 import { ResidentDiffTree } from './residentDiffTree';
 import { ResidentReader } from './residentReader';
@@ -194,6 +195,87 @@ describe('ResidentReader and the tree walk', () => {
       await new Promise((r) => setTimeout(r, 100));
       expect((await reader.read(loose))?.body.toString()).toBe('written later\n');
       expect(reader.process).not.toBe(first);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('tells sizes and types as cat-file --batch-check does, and reads many at once even when killed under them', async () => {
+    const repo = makeRepo();
+    const rnd = prng(testSeed(1516));
+    const spec: Spec = { empty: '', 'big.bin': Buffer.alloc(3 << 20, 7), link: { symlink: 'empty' } };
+    for (let i = 0; i < 40; i++) spec[`d${i % 4}/f${i}.txt`] = 'x'.repeat(rnd.int(0, 5000)) + `\n${i}`;
+    const tree = treeOf(repo, spec);
+    const ids = repo.run(['ls-tree', '-r', '-t', '-z', '--format=%(objectname)', tree]).split('\0').filter(Boolean);
+    ids.push(tree, '0'.repeat(40));
+    const expected = repo
+      .run(['cat-file', '--batch-check'], ids.join('\n') + '\n')
+      .trim()
+      .split('\n')
+      .map((l) => (l.endsWith(' missing') ? null : { type: l.split(' ')[1], size: Number(l.split(' ')[2]) }));
+    const reader = new ResidentReader(repo.git);
+    try {
+      expect(await Promise.all(ids.map((id) => reader.info(id)))).toEqual(expected);
+      // Contents asked all at once; the process killed with answers in flight: every read is answered again.
+      const blobs = ids.filter((_, i) => expected[i]?.type === 'blob');
+      const want = blobs.map((id) => repo.run(['cat-file', 'blob', id]));
+      await reader.read(blobs[0]!);
+      const first = reader.process!;
+      const reads = Promise.all(blobs.map((id) => reader.read(id)));
+      first.kill();
+      expect((await reads).map((o) => o?.body.toString('utf8'))).toEqual(want);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('diffs trees in process exactly as diff-tree -r --no-renames does, with and without paths', async () => {
+    const repo = makeRepo();
+    const r = prng(testSeed(1517));
+    // Names whose tree order differs from plain order ('a-b' < 'a.c' < 'a/'), a file and a folder of one name
+    // ('x' and 'x/y', 'deep' and 'deep/er/…'), every mode, and names with odd bytes.
+    const pool = ['a', 'a-b', 'a.c', 'a/b', 'a/c/d', 'x', 'x/y', 'x/z z', 'deep', 'deep/er/still/f.ts', 'deep/er/o'];
+    pool.push('new\nline', 'ü/ñ.md', 'tab\tname', 'sub', 'z');
+    const modes = ['100644', '100755', '120000', '160000'];
+    const blobs = Array.from({ length: 4 }, (_, i) => repo.run(['hash-object', '-w', '--stdin'], `blob ${i}\n`).trim());
+    const commit = repo.run(['commit-tree', repo.run(['write-tree']).trim(), '-m', 'c']).trim();
+    const index = path.join(tempDir('retrace-index-'), 'index');
+    const env = { ...gitEnv(), GIT_INDEX_FILE: index };
+    const git = (args: string[], input?: string): string =>
+      execFileSync('git', args, { cwd: repo.root, env, input }).toString('utf8');
+    const randomTree = (): string => {
+      rmSync(index, { force: true });
+      const taken: string[] = [];
+      const order = [...pool];
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = r.int(0, i);
+        [order[i], order[j]] = [order[j]!, order[i]!];
+      }
+      for (const p of order) {
+        if (r.next() < 0.35) continue;
+        // A path and a path inside it cannot both be files of one tree.
+        if (taken.some((t) => t.startsWith(p + '/') || p.startsWith(t + '/'))) continue;
+        taken.push(p);
+      }
+      const lines = taken.map((p) => {
+        const mode = r.pick(modes);
+        return `${mode} ${mode === '160000' ? commit : r.pick(blobs)}\t${p}`;
+      });
+      git(['update-index', '--add', '-z', '--index-info'], lines.map((l) => l + '\0').join(''));
+      return git(['write-tree']).trim();
+    };
+    const trees = Array.from({ length: 14 }, randomTree);
+    const reader = new ResidentReader(repo.git);
+    try {
+      let changes = 0;
+      for (let i = 0; i < 40; i++) {
+        const [a, b] = [r.pick(trees), r.pick(trees)];
+        const paths = i % 2 === 0 ? undefined : pool.filter(() => r.next() < 0.3).concat(['absent', 'deep/er']);
+        const want = await diffTreeRaw(repo.git, a, b, paths ? { paths } : {});
+        expect(await diffTreesInProcess(reader, a, b, paths), `${a} ${b} ${paths?.join(',')}`).toEqual(want);
+        changes += want.length;
+      }
+      expect(changes, 'the pairs differ at all').toBeGreaterThan(40);
     } finally {
       reader.close();
     }

@@ -1,4 +1,4 @@
-import { ObjectReader, type GitObject } from './objectReader';
+import { ObjectReader, type GitObject, type ObjectInfo } from './objectReader';
 import type { ObjectType } from './objects';
 import type { GitRunner } from './runner';
 
@@ -14,6 +14,8 @@ const IDLE_CLOSE_MS = 30_000;
  */
 export class ResidentReader {
   private reader: ObjectReader | null = null;
+  /** A `cat-file --batch-check` beside it, opened on the first info() (a restore's free-space check). */
+  private checker: ObjectReader | null = null;
   private idle: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -24,13 +26,29 @@ export class ResidentReader {
 
   /** The object, or null when the repository does not have it. */
   async read(id: string): Promise<GitObject | null> {
+    const reader = this.current();
     try {
-      return await this.current().read(id);
+      return await reader.read(id);
     } catch (e) {
-      // A reader that died (killed, or its process gone with a replaced pack) is replaced once.
-      if (this.reader?.usable !== false) throw e;
-      this.reader = null;
+      // A reader that died (killed, or its process gone with a replaced pack) is replaced once; reads that were
+      // in flight together all retry on the one replacement.
+      if (reader.usable) throw e;
+      if (this.reader === reader) this.reader = null;
       return await this.current().read(id);
+    } finally {
+      this.armIdle();
+    }
+  }
+
+  /** The object's type and size without its content (`--batch-check`), or null when it is missing. */
+  async info(id: string): Promise<ObjectInfo | null> {
+    const checker = this.currentChecker();
+    try {
+      return await checker.info(id);
+    } catch (e) {
+      if (checker.usable) throw e;
+      if (this.checker === checker) this.checker = null;
+      return await this.currentChecker().info(id);
     } finally {
       this.armIdle();
     }
@@ -57,6 +75,13 @@ export class ResidentReader {
     return this.reader;
   }
 
+  private currentChecker(): ObjectReader {
+    this.closed = false;
+    if (!this.checker || !this.checker.usable)
+      this.checker = ObjectReader.open(this.git, { resident: true, check: true });
+    return this.checker;
+  }
+
   private armIdle(): void {
     if (this.idle) clearTimeout(this.idle);
     if (this.closed) return;
@@ -69,5 +94,7 @@ export class ResidentReader {
     this.idle = null;
     this.reader?.close();
     this.reader = null;
+    this.checker?.close();
+    this.checker = null;
   }
 }

@@ -25,6 +25,7 @@ import { captureIdentities } from './fileIdentity';
 import { assertFreeSpace } from './freeSpace';
 import { captureModes, loadModes, reapplyModes, saveModes } from './modes';
 import { finishParkedRollback } from '../recovery/parked';
+import { step } from '../stepTrace';
 
 /** A file that keeps changing while the safety snapshot is taken: this many snapshots, then stop. */
 const SNAPSHOT_ATTEMPTS = 2;
@@ -53,7 +54,7 @@ export interface TransactionOutcome {
 
 export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<TransactionOutcome> {
   // A rollback that could not finish (a busy file, a full disk) comes first: a new restore over it would lose it.
-  await finishParkedRollback(ctx);
+  await step('parked', () => finishParkedRollback(ctx));
   const shadow = await ctx.shadow();
   let safety: string | null = null;
   let planned: string[] = [];
@@ -65,34 +66,44 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   if (t.codeTree) {
     for (let attempt = 1; ; attempt++) {
       const startedNs = nowNs();
-      const snap = await shadow.snapshotTree();
+      const snap = await step('snapshot', () => shadow.snapshotTree());
       if (typeof t.codeTree === 'function') codeTree = await t.codeTree(snap.tree);
-      const plan: RestorePlan = await shadow.planRestore(snap.tree, codeTree!, t.paths);
+      const plan: RestorePlan = await step('plan', () => shadow.planRestore(snap.tree, codeTree!, t.paths));
       planned = plan.steps.map((s) => s.path);
       skipped = plan.skipped;
       if (t.dryRun) return { safety: null, changed: planned, skipped };
       try {
         const was = new Map(plan.steps.filter((s) => s.was).map((s) => [s.path, s.was!]));
-        expect = await captureIdentities(ctx.ws.root, planned, was, startedNs, ctx.ws.caseInsensitive);
+        expect = await step('identities', () =>
+          captureIdentities(ctx.ws.root, planned, was, startedNs, ctx.ws.caseInsensitive),
+        );
       } catch (e) {
         // Nothing is written yet: a file that moved during the snapshot just needs a newer safety snapshot.
         if (e instanceof RetraceError && e.code === 'E_CHANGED_DURING_RESTORE' && attempt < SNAPSHOT_ATTEMPTS) continue;
         throw e;
       }
       const writes = plan.steps.filter((s) => s.action === 'write' && s.blob).map((s) => s.blob!);
-      const sizes = await shadow.blobSizes(writes);
-      await assertFreeSpace(ctx.ws.root, sizes);
+      const sizes = await step('sizes', () => shadow.blobSizes(writes));
+      await step('freeSpace', () => assertFreeSpace(ctx.ws.root, sizes));
       known = { entries: plan.entries, blobSizes: new Map(writes.map((id, i) => [id, sizes[i]!])) };
-      const modes = await captureModes(ctx.ws.root, planned);
+      const modes = await step('modes', () => captureModes(ctx.ws.root, planned));
       // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
       const parent = await shadow.readRef(sessionRef(t.target.session));
-      safety = await shadow.commit(
-        snap.tree,
-        parent,
-        `retrace: safety checkpoint before ${t.undoOf ? `undo of ${t.undoOf}` : `${t.mode === 'revert' ? 'revert' : 'restore'} ${t.rid}`}`,
-      );
-      await shadow.updateRef(safetyRef(t.rid), safety);
-      await saveModes(ctx.ws.dir, t.rid, modes);
+      // The modes file and the safety commit and ref are independent of each other: their syncs overlap. Both are
+      // on disk before the journal names them.
+      const [commit] = await Promise.all([
+        step('safety', async () => {
+          const c = await shadow.commit(
+            snap.tree,
+            parent,
+            `retrace: safety checkpoint before ${t.undoOf ? `undo of ${t.undoOf}` : `${t.mode === 'revert' ? 'revert' : 'restore'} ${t.rid}`}`,
+          );
+          await shadow.updateRef(safetyRef(t.rid), c);
+          return c;
+        }),
+        step('saveModes', () => saveModes(ctx.ws.dir, t.rid, modes)),
+      ]);
+      safety = commit;
       break;
     }
     fault('restore:after-safety');
@@ -114,7 +125,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
     ...(codeTree ? { codeTree } : {}),
     ...(t.undoOf ? { undoOf: t.undoOf } : {}),
   };
-  ctx.journal.write(journal);
+  await step('journal', () => ctx.journal.write(journal));
   fault('restore:after-journal');
   let changed: string[] = [];
   /** Side files kept under a visible name: a version someone wrote while its path held something newer. */
@@ -126,10 +137,10 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
         await shadow.applyPaths(codeTree, planned.slice(0, Math.ceil(planned.length / 2)), opts);
         fault('restore:mid-apply');
       }
-      changed = await shadow.applyPaths(codeTree, planned, opts);
+      changed = await step('apply', () => shadow.applyPaths(codeTree, planned, opts));
       // An undo puts back the exact bits and the folders the undone restore found (git knows only 644/755).
       const modes = t.undoOf ? await loadModes(ctx.ws.dir, t.undoOf) : null;
-      if (modes) await reapplyModes(ctx.ws.root, modes, changed);
+      if (modes) await step('reapplyModes', () => reapplyModes(ctx.ws.root, modes, changed));
     }
     fault('restore:after-apply');
     if (conversation)
@@ -162,9 +173,10 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
     conversation,
     ...(t.undoOf ? { undoOf: t.undoOf } : {}),
   };
-  ctx.ledger.append(entry);
+  await step('ledger', () => ctx.ledger.append(entry));
   fault('restore:after-ledger');
-  ctx.journal.clear();
+  // Not synced: a journal that comes back after a crash names a restore the ledger has, and recovery only drops it.
+  await step('clear', () => ctx.journal.clear({ durable: false }));
   fault('restore:after-clear');
   return { safety, changed, skipped };
 }

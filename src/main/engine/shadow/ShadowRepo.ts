@@ -3,7 +3,6 @@ import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { ChangeCounts, CheckpointStats, FileChange, NotCaptured, RecoveryReport } from '../../../shared/model';
 import { excludeFileContent, isHardExcluded, SHADOW_ATTRIBUTES } from '../excludes';
-import { blobSizes } from '../git/catFile';
 import { checkGit } from '../git/checkGit';
 import { commitTree } from '../git/commitTree';
 import { commitBody, gitNow, storedVerbatim } from '../git/commitObject';
@@ -21,6 +20,7 @@ import { ObjectReader } from '../git/objectReader';
 import { ASK_GIT, LooseRefs } from '../git/looseRefs';
 import { ResidentDiffTree } from '../git/residentDiffTree';
 import { ResidentReader } from '../git/residentReader';
+import { step } from '../stepTrace';
 import { entryAtPath, peelTree, type PathEntry } from '../git/treeWalk';
 import * as refs from '../git/refs';
 import { GitRunner } from '../git/runner';
@@ -412,16 +412,20 @@ export class ShadowRepo {
 
   async planRestore(fromTree: string, toTree: string, paths?: string[]): Promise<RestorePlan> {
     const [a, b] = await Promise.all([this.treeOf(fromTree), this.treeOf(toTree)]);
-    return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths, this.ws.caseInsensitive));
+    return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths, this.ws.caseInsensitive, this.objects));
   }
 
   async applyPaths(tree: string, paths: string[], opts: ApplyOptions = {}): Promise<string[]> {
     const t = await this.treeOf(tree);
     // Files are about to change behind any hint's back: the next snapshot looks at the whole folder (before
     // writing, so a kill midway leaves it so too).
-    await forceFullScan(this.gitDir);
+    await step('apply.forceFullScan', () => forceFullScan(this.gitDir));
     return this.guard(() =>
-      applyPaths(this.git, this.ws.root, t, paths, { caseInsensitive: this.ws.caseInsensitive, ...opts }),
+      applyPaths(this.git, this.ws.root, t, paths, {
+        caseInsensitive: this.ws.caseInsensitive,
+        objects: this.objects,
+        ...opts,
+      }),
     );
   }
 
@@ -481,10 +485,10 @@ export class ShadowRepo {
     return out;
   }
 
-  /** The byte size of each blob (for the free-space check before a restore). */
+  /** The byte size of each blob (for the free-space check before a restore), asked of the resident reader. */
   async blobSizes(ids: readonly string[]): Promise<number[]> {
-    const sizes = await this.guard(() => blobSizes(this.git, ids));
-    return ids.map((id) => sizes.get(id) ?? 0);
+    const infos = await this.guard(() => Promise.all(ids.map((id) => this.objects.info(id))));
+    return infos.map((info) => info?.size ?? 0);
   }
 
   /** Bytes the shadow repository takes on disk (a walk of its files: cached by maintenance.ts for status). */

@@ -16,16 +16,18 @@
  * between our last check and our rename (microseconds) has its version replaced. Both need a writer that acts
  * inside a window of microseconds to a few milliseconds and are not detectable without OS-level leases.
  */
-import { linkSync, promises as fs, renameSync } from 'node:fs';
+import { lchownSync, linkSync, lstatSync, promises as fs, renameSync } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { errnoFault, fault, testHook } from '../faults';
 import { blobSizes, readBlobs } from '../git/catFile';
+import type { ResidentReader } from '../git/residentReader';
 import { lsTree, type TreeEntry } from '../git/lsTree';
 import type { GitRunner } from '../git/runner';
 import { assertSafeRelPath } from '../paths';
 import { dropSideFile, dropSideFiles, sidePath, writeNewFile } from './atomicWrite';
-import { syncDirs, syncFiles } from '../syncFs';
+import { syncWrittenDirs, syncWrittenFiles } from '../syncFs';
+import { step } from '../stepTrace';
 import { diskBlob, lstatIdentity, nowNs, stillAsExpected, type Expectation, type StatIdentity } from './fileIdentity';
 import { respellForTree } from './caseInsensitive';
 import { fsError, onPath } from './fsErrors';
@@ -49,6 +51,8 @@ export interface ApplyOptions {
   entries?: readonly TreeEntry[];
   /** Sizes of the tree's blobs the caller has already (the free-space check): no cat-file for those. */
   blobSizes?: ReadonlyMap<string, number>;
+  /** The repository's resident reader (ShadowRepo's): contents and sizes through it, no git process per apply. */
+  objects?: Pick<ResidentReader, 'read' | 'info'>;
 }
 
 type Done =
@@ -66,9 +70,6 @@ interface Staged {
   /** A regular file (fsynced before the rename); a symlink has no content of its own to sync. */
   file: boolean;
 }
-
-/** Files staged, fsynced together and renamed per group: bounds the open side files and their descriptors. */
-const STAGE_GROUP = 64;
 
 interface Backup {
   abs: string;
@@ -114,6 +115,10 @@ class ApplyRun {
     return this.opts.blobSizes;
   }
 
+  get objects(): Pick<ResidentReader, 'read' | 'info'> | undefined {
+    return this.opts.objects;
+  }
+
   abs(rel: string): string {
     return path.join(this.root, rel);
   }
@@ -133,9 +138,8 @@ class ApplyRun {
   /** What the replaced file is, to compare it with later; null when nothing need be compared. */
   private async backupOf(abs: string, rel: string, now: StatIdentity, expect?: Expectation): Promise<Backup | null> {
     const backup = sidePath(abs, this.tag, 'old');
-    dropSideFile(backup);
     try {
-      linkSync(abs, backup);
+      linkBeside(abs, backup);
     } catch (e) {
       if (NO_HARD_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) return null;
       throw fsError(e, rel, 'keep the old version of');
@@ -215,13 +219,16 @@ class ApplyRun {
     await onPath(rel, 'write', () =>
       writeNewFile(tmp, content, perm ?? (exec ? 0o777 : 0o666), perm !== undefined, { sync: false }),
     );
-    if (before?.type === 'file') await keepOwner(tmp, abs);
+    if (before?.type === 'file') keepOwner(tmp, abs);
     return { entry, tmp, file: true };
   }
 
-  /** Every staged file's content durable before any of them is renamed into place (I11), in one shared wait. */
+  /**
+   * Every staged file's content durable before any of them is renamed into place (I11), in one shared wait: one
+   * syncfs of the folder's file system where it is trusted, else each file fsynced (syncFs.ts).
+   */
   async syncStaged(staged: readonly Staged[]): Promise<void> {
-    await syncFiles(staged.filter((s) => s.file).map((s) => s.tmp));
+    await syncWrittenFiles(staged.filter((s) => s.file).map((s) => s.tmp));
   }
 
   /** The second half: compare rel with what it must hold (I9), keep the old file linked aside, rename. */
@@ -269,11 +276,15 @@ class ApplyRun {
   }
 
   /**
-   * Make it durable, then check every replaced or deleted file once more and drop the side files. Run after the
+   * Check every replaced or deleted file once more, drop the side files, and make it all durable. Run after the
    * deletions (their side files would keep emptied folders from being pruned) and at the end.
+   *
+   * One sync, after the side files are dropped, covers the renames and the drops alike: a side file and its target
+   * share a folder, and until that sync a crash is rolled back by recovery from the safety checkpoint (which holds
+   * every replaced file's content, I9's identities say so) — the side file is not what keeps it. So the renames
+   * need not be durable before the drops, only before the ledger line, which comes after this.
    */
   async settle(): Promise<void> {
-    await syncDirs(this.dirs);
     const late: string[] = [];
     const unchanged: Backup[] = [];
     for (const d of this.done) {
@@ -292,8 +303,9 @@ class ApplyRun {
     // Dropped all at once: each unlink frees the replaced file's blocks and waits for the file system's journal,
     // and one after another those waits added up to most of a restore's time on a busy disk.
     await dropSideFiles(unchanged.map((b) => b.abs));
+    const dropped = new Set(unchanged);
     for (const d of this.done)
-      if ((d.kind === 'replaced' || d.kind === 'removed') && d.backup && unchanged.includes(d.backup)) {
+      if ((d.kind === 'replaced' || d.kind === 'removed') && d.backup && dropped.has(d.backup)) {
         d.backup.settled = true;
         d.backup = null;
       }
@@ -301,7 +313,7 @@ class ApplyRun {
       if (this.opts.onChanged === 'keep') this.opts.kept?.push(...late);
       else throw changedError(late);
     }
-    await syncDirs(this.dirs);
+    await syncWrittenDirs(this.dirs);
     // Durable now: a later settle (the writes after the deletions) syncs only the folders it touched.
     this.dirs.clear();
   }
@@ -346,16 +358,34 @@ class ApplyRun {
   }
 }
 
+/** A hard link at `side`; a leftover of a killed run with that very name is dropped first, only when there is one. */
+function linkBeside(abs: string, side: string): void {
+  try {
+    linkSync(abs, side);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    dropSideFile(side);
+    linkSync(abs, side);
+  }
+}
+
 function withExec(perm: number, exec: boolean): number {
   // Like git checkout: the exec bit follows the read bits; other permission bits stay as they are.
   return exec ? perm | ((perm & 0o444) >> 2) : perm & ~0o111;
 }
 
-/** Running as root (or with CAP_CHOWN), the new file keeps the old one's owner; otherwise it is ours anyway. */
-async function keepOwner(tmp: string, abs: string): Promise<void> {
+/**
+ * Running as root (or with CAP_CHOWN), the new file keeps the old one's owner; otherwise it is ours anyway.
+ * Synchronous, as lstatIdentity: two system calls of microseconds need no two thread-pool round trips per file.
+ */
+function keepOwner(tmp: string, abs: string): void {
   if (process.getuid?.() !== 0) return;
-  const st = await fs.lstat(abs).catch(() => null);
-  if (st) await fs.lchown(tmp, st.uid, st.gid).catch(() => {});
+  try {
+    const st = lstatSync(abs);
+    lchownSync(tmp, st.uid, st.gid);
+  } catch {
+    // gone meanwhile, or a file system without owners: the new file stays ours, as for a non-root run
+  }
 }
 
 /**
@@ -381,7 +411,7 @@ export async function applyPaths(
   const respelled = new Set<string>();
   try {
     await applyAll(git, run, root, tree, unique, entries, respelled);
-    await run.settle();
+    await step('apply.settle', () => run.settle());
   } catch (e) {
     const problems = await run.undo();
     const err = fsError(e);
@@ -440,16 +470,19 @@ async function applyAll(
     git,
     blobs.map((b) => b.id),
     run.knownSizes,
+    run.objects,
   );
   const pending: TreeEntry[] = [];
-  for (const entry of blobs) {
-    const abs = run.abs(entry.path);
-    const now = (await parentsAreDirs(root, entry.path)) ? await lstatIdentity(abs) : null;
-    const state = await compare(abs, entry, now, sizes.get(entry.id));
-    if (state === 'same') continue;
-    if (state === 'mode-only') await run.chmodExec(entry.path, entry.mode === '100755');
-    else pending.push(entry);
-  }
+  await step('apply.compare', async () => {
+    for (const entry of blobs) {
+      const abs = run.abs(entry.path);
+      const now = (await parentsAreDirs(root, entry.path)) ? await lstatIdentity(abs) : null;
+      const state = await compare(abs, entry, now, sizes.get(entry.id));
+      if (state === 'same') continue;
+      if (state === 'mode-only') await run.chmodExec(entry.path, entry.mode === '100755');
+      else pending.push(entry);
+    }
+  });
 
   // Read contents in bounded batches so a large restore does not hold every blob in memory at once.
   const BATCH_BYTES = 64 * 1024 * 1024;
@@ -461,34 +494,67 @@ async function applyAll(
       j++;
     }
     const batch = pending.slice(i, j);
-    const contents = await readBlobs(
-      git,
-      batch.map((b) => b.id),
+    const contents = await step('apply.readBlobs', () =>
+      contentsOf(
+        git,
+        batch.map((b) => b.id),
+        run.objects,
+      ),
     );
-    for (let g = 0; g < batch.length; g += STAGE_GROUP) {
-      const staged: Staged[] = [];
-      for (const entry of batch.slice(g, g + STAGE_GROUP)) {
+    // The whole batch staged, made durable in one wait, then renamed in: a batch's side files are bounded by its bytes.
+    const staged: Staged[] = [];
+    await step('apply.stage', async () => {
+      for (const entry of batch) {
         const content = contents.get(entry.id);
         if (!content) throw new RetraceError('E_CORRUPT', `the shadow repository lacks the content of ${entry.path}`);
         staged.push(await run.stage(entry, content));
       }
-      await run.syncStaged(staged);
+    });
+    await step('apply.syncStaged', () => run.syncStaged(staged));
+    await step('apply.place', async () => {
       for (const s of staged) await run.place(s);
-    }
+    });
     i = j;
   }
 }
 
-/** Blob sizes: the ones the caller gave, the rest from git. */
+/** Blob sizes: the ones the caller gave, the rest from git (its resident reader when given). */
 async function knownSizes(
   git: GitRunner,
   ids: readonly string[],
   known: ReadonlyMap<string, number> | undefined,
+  objects: Pick<ResidentReader, 'info'> | undefined,
 ): Promise<Map<string, number>> {
-  const missing = known ? ids.filter((id) => !known.has(id)) : ids;
+  const missing = [...new Set(known ? ids.filter((id) => !known.has(id)) : ids)];
   const sizes = new Map(known ?? []);
-  if (missing.length > 0) for (const [id, n] of await blobSizes(git, missing)) sizes.set(id, n);
+  if (missing.length === 0) return sizes;
+  if (!objects) {
+    for (const [id, n] of await blobSizes(git, missing)) sizes.set(id, n);
+    return sizes;
+  }
+  const infos = await Promise.all(missing.map((id) => objects.info(id)));
+  missing.forEach((id, i) => {
+    const info = infos[i];
+    if (info) sizes.set(id, info.size);
+  });
   return sizes;
+}
+
+/** The blobs' bytes: all requests sent at once to the resident reader when given (one round of pipe traffic). */
+async function contentsOf(
+  git: GitRunner,
+  ids: readonly string[],
+  objects: Pick<ResidentReader, 'read'> | undefined,
+): Promise<Map<string, Buffer>> {
+  if (!objects) return readBlobs(git, ids);
+  const unique = [...new Set(ids)];
+  const read = await Promise.all(unique.map((id) => objects.read(id)));
+  const out = new Map<string, Buffer>();
+  unique.forEach((id, i) => {
+    const o = read[i];
+    if (o && o.type === 'blob') out.set(id, o.body);
+  });
+  return out;
 }
 
 type Comparison = 'same' | 'mode-only' | 'differs';

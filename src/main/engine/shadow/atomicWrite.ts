@@ -46,10 +46,9 @@ export async function writeNewFile(
   exact: boolean,
   opts: { sync?: boolean } = {},
 ): Promise<void> {
-  dropSideFile(abs); // a leftover of a killed run with this very name
   // Synchronous calls: four thread-pool round trips per file cost more than the writes of a small file, and a
   // restore writes one per changed file (as lstatIdentity, fileIdentity.ts).
-  const fd = openSync(abs, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, perm);
+  const fd = createExclusive(abs, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, perm);
   try {
     writeAll(fd, content);
     if (exact) fchmodSync(fd, perm);
@@ -64,6 +63,21 @@ export async function writeNewFile(
     throw e;
   }
   closeSync(fd);
+}
+
+/**
+ * open(2) that never reuses what is at `abs`: something there is a leftover of a killed run with this very name
+ * (side files are named after their transaction), dropped, and the open tried once more. Only then: an unlink
+ * first on every call was a system call per written file for a leftover that is almost never there.
+ */
+function createExclusive(abs: string, flags: number, perm: number): number {
+  try {
+    return openSync(abs, flags, perm);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    dropSideFile(abs);
+    return openSync(abs, flags, perm);
+  }
 }
 
 function writeAll(fd: number, content: Buffer): void {

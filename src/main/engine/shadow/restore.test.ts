@@ -128,6 +128,21 @@ describe('planRestore + applyPaths (I3, I4)', () => {
     expect(((await fs.stat(path.join(root, 'b.sh'))).mode & 0o777).toString(8)).toBe('644');
   });
 
+  it("replaces a killed run's leftover side files of the same name, never writing through them", async () => {
+    const root = makeWorkspace({ 'a.txt': 'v1\n', 'outside.txt': 'not ours\n' });
+    const { repo } = await openTemp(root);
+    const target = await repo.snapshotTree();
+    writeFileSync(path.join(root, 'a.txt'), 'v2\n');
+    // As a run with this tag killed midway leaves them: its new content (here a symlink out, which must not be
+    // followed) and its link to the replaced file.
+    await fs.symlink(path.join(root, 'outside.txt'), path.join(root, '.a.txt.~rt-T1.new'));
+    writeFileSync(path.join(root, '.a.txt.~rt-T1.old'), 'stale\n');
+    expect(await repo.applyPaths(target.tree, ['a.txt'], { tag: 'T1' })).toEqual(['a.txt']);
+    expect(await fs.readFile(path.join(root, 'a.txt'), 'utf8')).toBe('v1\n');
+    expect(await fs.readFile(path.join(root, 'outside.txt'), 'utf8')).toBe('not ours\n');
+    expect((await fs.readdir(root)).sort()).toEqual(['a.txt', 'outside.txt']);
+  });
+
   it('skips writes over files that are not checkpointed and folders that hold such files', async () => {
     const root = makeWorkspace({ 'gen/out.js': 'v1\n', d: 'file\n', 'keep.txt': 'k\n' });
     const { repo } = await openTemp(root);

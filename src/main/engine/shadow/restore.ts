@@ -3,6 +3,8 @@ import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { diffTreeRaw, type RawChange } from '../git/diffTree';
 import { lsTree, type TreeEntry } from '../git/lsTree';
+import { diffTreesInProcess, isPlainPath } from '../git/treeDiff';
+import type { ObjectSource } from '../git/treeWalk';
 import type { GitRunner } from '../git/runner';
 import { assertSafeRelPath } from '../paths';
 import { foldCase, withOtherSpellings } from './caseInsensitive';
@@ -49,11 +51,17 @@ export async function planRestore(
   toTree: string,
   paths?: readonly string[],
   caseInsensitive = false,
+  objects?: ObjectSource,
 ): Promise<RestorePlan> {
   if (paths) paths.forEach(assertSafeRelPath);
   // Case-insensitive folder: a named path also stands for its other spellings (on disk, in the checkpoint).
   if (paths && caseInsensitive) paths = await withOtherSpellings(git, root, toTree, paths);
-  const raw = await diffTreeRaw(git, fromTree, toTree, paths ? { paths } : {});
+  // Through the resident reader when there is one (no git process); git itself for a case-insensitive folder
+  // and for any path it might read otherwise than literally.
+  const inProcess = objects && !caseInsensitive && (!paths || paths.every(isPlainPath));
+  const raw = inProcess
+    ? await diffTreesInProcess(objects, fromTree, toTree, paths)
+    : await diffTreeRaw(git, fromTree, toTree, paths ? { paths } : {});
   const deletes = new Set(raw.filter((r) => ZERO.test(r.newMode)).map((r) => r.path));
   // Case-insensitive folder: a deleted spelling is the disk entry a write of another spelling finds (it is
   // renamed, not replaced: caseInsensitive.ts), so that write is not blocked by it.

@@ -1,0 +1,137 @@
+/**
+ * Where a restore's and an undo's time goes (issue 15 item 2), step by step: the bench's restore (10
+ * checkpoints back on a copy of a generated tree, through the service as the app calls it), repeated, with the
+ * transaction's steps timed (stepTrace.ts) and raw git's `read-tree -m -u` + `checkout-index -a -f` interleaved
+ * on a second copy for the ratio.
+ *
+ *   npx tsx bench/restoreProfile.ts --files 1000 --runs 7
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import os from 'node:os';
+import path from 'node:path';
+import { traceSteps } from '../src/main/engine/stepTrace';
+import { applyEdits, generateTree } from './generate';
+import { RetraceClient } from './methods/retraceClient';
+
+const arg = (name: string, dflt: string): string => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1]! : dflt;
+};
+const FILES = Number(arg('--files', '1000'));
+const RUNS = Number(arg('--runs', '7'));
+
+/** CPU of this process's waited-for children (git, sync), in clock ticks (/proc/self/stat cutime + cstime). */
+const childTicks = (): number => {
+  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return Number(f[13]) + Number(f[14]);
+};
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  const tree = await generateTree({ files: FILES, seed: 42, sizeScale: 1 }, (l) => process.stderr.write(l + '\n'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'retrace-rprof-'));
+  const ours = path.join(dir, 'ours');
+  const theirs = path.join(dir, 'git');
+  cpSync(tree.root, ours, { recursive: true, verbatimSymlinks: true });
+  cpSync(tree.root, theirs, { recursive: true, verbatimSymlinks: true });
+  const gitEnv = { ...process.env, GIT_DIR: path.join(dir, 'raw.git'), GIT_WORK_TREE: theirs };
+  const git = (...a: string[]): string => execFileSync('git', a, { env: gitEnv }).toString().trim();
+  git('init', '-q');
+  const commitAll = (): string => {
+    git('add', '-A');
+    git('commit', '-q', '--allow-empty', '-m', 'c', '--no-verify');
+    return git('rev-parse', 'HEAD');
+  };
+  git('config', 'user.email', 'b@b');
+  git('config', 'user.name', 'b');
+  const gitCommits = [commitAll()];
+  const client = await RetraceClient.open({ root: ours, dataHome: path.join(dir, 'home') });
+  const hashes = [await client.checkpoint(null)];
+  for (let k = 0; k < 10; k++) {
+    await applyEdits(ours, tree.manifest, k);
+    await applyEdits(theirs, tree.manifest, k);
+    hashes.push(await client.checkpoint(null));
+    gitCommits.push(commitAll());
+  }
+  const target = hashes[0]!;
+  const times: Record<string, number[]> = { restore: [], undo: [], 'git-restore': [], 'git-undo': [] };
+  const steps: Record<string, Record<string, number[]>> = { restore: {}, undo: {} };
+  const cpu: Record<string, { own: number[]; children: number[] }> = {};
+  const timed = async (name: string, fn: () => Promise<unknown> | unknown): Promise<string> => {
+    const c0 = process.cpuUsage();
+    const k0 = childTicks();
+    const t0 = performance.now();
+    const { steps: s } = await traceSteps(async () => fn());
+    times[name]!.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    const own = (cpu[name] ??= { own: [], children: [] });
+    own.own.push((c.user + c.system) / 1000);
+    own.children.push((childTicks() - k0) * 10);
+    return s;
+  };
+  // --cpu-prof FILE: a CPU profile of the timed loop only (chrome devtools format).
+  const profileTo = process.argv.includes('--cpu-prof') ? arg('--cpu-prof', '') : '';
+  const session = profileTo ? new Session() : null;
+  if (session) {
+    session.connect();
+    await new Promise((r) => session.post('Profiler.enable', () => session.post('Profiler.start', r)));
+  }
+  // --ab-syncfs: every other round with RETRACE_SYNCFS=0 (per-file fsync), timed apart ("restore/per-file").
+  const ab = process.argv.includes('--ab-syncfs');
+  if (ab) for (const k of ['restore/per-file', 'undo/per-file']) times[k] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    const perFile = ab && i % 2 === 1;
+    if (ab) process.env.RETRACE_SYNCFS = perFile ? '0' : '';
+    const head = gitCommits[gitCommits.length - 1]!;
+    await timed('git-restore', () => {
+      git('read-tree', '-m', '-u', gitCommits[0]!);
+      git('checkout-index', '-a', '-f');
+    });
+    const rs = await timed(perFile ? 'restore/per-file' : 'restore', () => client.restore(target));
+    await timed('git-undo', () => {
+      git('read-tree', '-m', '-u', head);
+      git('checkout-index', '-a', '-f');
+    });
+    const us = await timed(perFile ? 'undo/per-file' : 'undo', () => client.undo());
+    for (const [op, s] of [
+      ['restore', rs],
+      ['undo', us],
+    ] as const) {
+      const sums = new Map<string, number>(); // a step timed several times in one run: its total
+      for (const part of s.split(' ').filter(Boolean)) {
+        const [k, v] = part.split('=');
+        sums.set(k!, (sums.get(k!) ?? 0) + Number(v));
+      }
+      for (const [k, v] of sums) (steps[op]![k] ??= []).push(v);
+    }
+    if (i === 0) for (const k of Object.keys(times)) times[k] = []; // the first round warms up
+  }
+  if (session)
+    await new Promise<void>((r) =>
+      session.post('Profiler.stop', (err, res) => {
+        if (!err) writeFileSync(profileTo, JSON.stringify(res.profile));
+        r();
+      }),
+    );
+  const load = os.loadavg()[0]!.toFixed(2);
+  console.log(`files ${FILES}, runs ${RUNS}, load ${load}`);
+  for (const [k, v] of Object.entries(times))
+    console.log(
+      `${k.padEnd(12)} median ${median(v).toFixed(1)} ms, cpu own ${median(cpu[k]!.own).toFixed(0)} ms + children ${median(cpu[k]!.children).toFixed(0)} ms`,
+    );
+  console.log(
+    `ratio restore ${(median(times.restore!) / median(times['git-restore']!)).toFixed(2)}×, undo ${(median(times.undo!) / median(times['git-undo']!)).toFixed(2)}×`,
+  );
+  for (const op of ['restore', 'undo'])
+    console.log(
+      `${op} steps: ${Object.entries(steps[op]!)
+        .map(([k, v]) => `${k}=${median(v).toFixed(1)}`)
+        .join(' ')}`,
+    );
+  await client.close();
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+}
+
+void main();
