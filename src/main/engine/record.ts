@@ -6,6 +6,11 @@
  *
  * A kill before the log append leaves only unreferenced commits and no message; after it, recovery (or the
  * lag repair of maintenance) moves the ref to the log's last checkpoint. The caller holds the writer lock.
+ *
+ * Everything before the log line is on disk before the line is. Where one syncfs(2) can say so (Linux,
+ * syncFs.ts canSyncFileSystem), a checkpoint writes it all unsynced — the snapshot's objects and index (git's
+ * fsyncs off), the commit, the journal — and syncs the file system once right before the line; elsewhere each
+ * piece is synced as it is written. The line and the ref are fsynced as always.
  */
 import { RetraceError } from '../../shared/errors';
 import type { ChangeCounts, CheckpointStats, MessageMeta, NotCaptured, Role, SessionSource } from '../../shared/model';
@@ -20,6 +25,8 @@ import { StagedLog } from './sessions/stagedLog';
 import type { CreateSessionOptions } from './sessions/store';
 import type { SnapshotProgress } from './shadow';
 import { step } from './stepTrace';
+import { canSyncFileSystem, syncFileSystems } from './syncFs';
+import type { CheckpointJournal } from './journal';
 
 export interface RecordInput {
   /** Session to append to; default: the most recent one, created when there is none. Unknown ids are created. */
@@ -72,6 +79,7 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
   }
 
   const shadow = await step('open', () => ctx.shadow());
+  const syncLater = canSyncFileSystem(ctx.ws.dir);
   const tip = await step('tip', () => shadow.readRef(sessionRef(session)));
   // A session's first checkpoint continues from the workspace's newest one, so "this step" means something.
   const parent = tip ?? (await newestCheckpoint(ctx));
@@ -83,13 +91,14 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
       shadow.snapshotTree({
         ...(input.hintPaths ? { hintPaths: input.hintPaths } : {}),
         ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+        syncLater,
       }),
     );
     notCaptured = snap.notCaptured;
     fault('checkpoint:after-snapshot');
-    hash = await step('commit', () => shadow.commit(snap.tree, parent, message));
+    hash = await step('commit', () => shadow.commit(snap.tree, parent, message, { durable: !syncLater }));
   } else if ('tree' in input.checkpoint) {
-    hash = await shadow.commit(input.checkpoint.tree, parent, message);
+    hash = await shadow.commit(input.checkpoint.tree, parent, message, { durable: !syncLater });
   } else {
     if (!(await shadow.commitExists(input.checkpoint.hash))) {
       throw new RetraceError('E_UNKNOWN_CHECKPOINT', `no commit ${input.checkpoint.hash} in the shadow repository`);
@@ -103,7 +112,7 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
   if (notCaptured.length > 0) meta.notCaptured = notCaptured;
   if (Object.keys(meta).length > 0) ev.meta = meta;
   if (input.hidden) ev.hidden = true;
-  await publish(ctx, session, [ev], { from: tip, to: hash });
+  await publish(ctx, session, [ev], { from: tip, to: hash }, { syncLater });
   // Packing is maintenance.ts's, scheduled by the facade after this call returns: never inside a hook call.
   return { session, message: id, hash, changed, stats, ...(notCaptured.length > 0 ? { notCaptured } : {}) };
 }
@@ -111,12 +120,15 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
 /**
  * Make already-committed checkpoints part of a session: journal, append the log lines (or place a staged log,
  * sessions/stagedLog.ts), move the session ref, clear the journal. `tip.to` null: no checkpoint among the events (the ref stays).
+ * `syncLater`: what the checkpoint wrote is not synced yet (canSyncFileSystem said one syncfs can do it): the
+ * journal is written unsynced too, and one syncfs makes all of it durable before the log line.
  */
 export async function publish(
   ctx: WorkspaceContext,
   session: string,
   events: MessageEvent[] | StagedLog,
   tip: { from: string | null; to: string | null },
+  opts: { syncLater?: boolean } = {},
 ): Promise<void> {
   // The log step: append the lines, or put a log written aside in place whole (a long import).
   const writeLog = () => {
@@ -130,15 +142,29 @@ export async function publish(
     return;
   }
   const shadow = await ctx.shadow();
-  await step('journal', () =>
-    ctx.journal.write({ kind: 'checkpoint', ts: new Date().toISOString(), session, hash: tip.to!, oldTip: tip.from }),
-  );
+  const journal: CheckpointJournal = {
+    kind: 'checkpoint',
+    ts: new Date().toISOString(),
+    session,
+    hash: tip.to,
+    oldTip: tip.from,
+  };
+  await step('journal', () => ctx.journal.write(journal, { durable: !opts.syncLater }));
   fault('checkpoint:after-journal');
+  if (opts.syncLater) await step('sync', () => syncWritten(ctx, shadow.gitDir));
   await step('append', writeLog);
   fault('checkpoint:after-append');
   await step('ref', () => shadow.updateRef(sessionRef(session), tip.to!, tip.from));
   fault('checkpoint:after-ref');
   await step('unjournal', () => ctx.journal.clear({ durable: false })); // journal.ts says why no sync
+}
+
+/** One syncfs of the file system(s) of the shadow repository and the data folder: what the checkpoint wrote. */
+function syncWritten(ctx: WorkspaceContext, gitDir: string): void {
+  // canSyncFileSystem saw it work: a failure now is the disk's (syncfs reports writeback errors), so nothing
+  // may name what was written.
+  if (!syncFileSystems([gitDir, ctx.ws.dir]))
+    throw new RetraceError('E_DATA_DIR', `cannot make the checkpoint durable: syncing ${ctx.ws.dir} failed`);
 }
 
 /** The commit message of a checkpoint: its first line for people, trailers that tie it to its message. */

@@ -3,16 +3,41 @@
  * module, so that every writer (objects, restores, imports) keeps the same guarantee the same way.
  */
 import { spawnSync } from 'node:child_process';
-import { constants as C, promises as fs } from 'node:fs';
+import { constants as C, promises as fs, statSync } from 'node:fs';
 
 /**
  * One syncfs(2) of the file system that holds `path`: every file and folder entry written there so far is on disk
  * when it returns true. Through GNU coreutils' `sync -f` (Node has no syncfs binding); false where that is not
- * available (macOS, Windows, BusyBox), and then the caller syncs what it wrote file by file.
+ * available (macOS, Windows, BusyBox), and then the caller syncs what it wrote file by file. RETRACE_SYNCFS=0
+ * makes it unavailable (the per-file path, for tests on Linux).
  */
 export function syncFileSystem(path: string): boolean {
-  if (process.platform !== 'linux') return false;
+  if (process.platform !== 'linux' || process.env.RETRACE_SYNCFS === '0') return false;
   return spawnSync('sync', ['-f', path], { stdio: 'ignore' }).status === 0;
+}
+
+/** syncFileSystem of each file system among `paths` (one syncfs where they share one, as they usually do). */
+export function syncFileSystems(paths: readonly string[]): boolean {
+  const devices = new Map<number, string>();
+  for (const p of paths) {
+    const dev = statSync(p, { throwIfNoEntry: false })?.dev;
+    if (dev !== undefined && !devices.has(dev)) devices.set(dev, p);
+  }
+  return [...devices.values()].every((p) => syncFileSystem(p));
+}
+
+let syncfsWorks: boolean | undefined;
+
+/**
+ * Whether syncFileSystem works on this host, so that a writer may leave everything it writes unsynced (git's
+ * writes too: GitRunner.withoutFsync) and make it durable with one syncfs before the line that names it
+ * (record.ts). Asked once per process, with a real syncfs of `path`'s file system: only an answer seen to work
+ * lets git skip its own fsyncs, since what git wrote unsynced could not be synced file by file afterwards.
+ */
+export function canSyncFileSystem(path: string): boolean {
+  if (process.env.RETRACE_SYNCFS === '0') return false;
+  syncfsWorks ??= syncFileSystem(path);
+  return syncfsWorks;
 }
 
 /**

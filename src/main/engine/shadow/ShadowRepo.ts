@@ -77,6 +77,8 @@ export class ShadowRepo {
   private readonly differ: ResidentDiffTree | null;
   /** refs/retrace/… read and moved in-process with git's lock protocol (git for anything unusual). */
   private readonly refs: LooseRefs;
+  /** The runner with git's fsyncs off, for snapshots whose caller syncs the file system (snapshotTree syncLater). */
+  private unsyncedGit: GitRunner | null = null;
 
   private constructor(
     readonly ws: WorkspaceRef,
@@ -128,14 +130,23 @@ export class ShadowRepo {
    * untouched; the blobs and trees it writes are unreferenced objects, which gc keeps for its grace period.
    */
   async snapshotTree(
-    opts: { hintPaths?: string[]; onProgress?: (p: SnapshotProgress) => void; privateIndex?: boolean } = {},
+    opts: {
+      hintPaths?: string[];
+      onProgress?: (p: SnapshotProgress) => void;
+      privateIndex?: boolean;
+      /**
+       * The caller makes the whole file system durable (syncFs.ts syncFileSystem) before anything names the
+       * tree: git need not sync the objects and the index it writes (record.ts).
+       */
+      syncLater?: boolean;
+    } = {},
   ): Promise<{ tree: string; notCaptured: NotCaptured[] }> {
     if (opts.privateIndex) return this.privateSnapshot(opts.onProgress);
     // hintPaths: what the caller knows changed; snapshot() may limit git's scan to them (warmScope.ts).
     return this.guard(async () => {
       const rulesChanged = await this.syncExcludeFile();
       const snap = await snapshot({
-        git: this.git,
+        git: opts.syncLater ? (this.unsyncedGit ??= this.git.withoutFsync()) : this.git,
         root: this.ws.root,
         sizeCap: this.sizeCap,
         isExcluded: this.excluder(),
@@ -145,6 +156,7 @@ export class ShadowRepo {
         ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
         lineCounts: this.lineCounts,
         objects: this.objects,
+        ...(opts.syncLater ? { syncLater: true } : {}),
       });
       this.trees.set(snap.tree, snap.tree); // a tree is its own tree: restores and diffs pass it back
       return snap;

@@ -45,6 +45,11 @@ export interface SnapshotContext {
   onProgress?: (p: SnapshotProgress) => void;
   /** The repository's resident object reader, for the warm path's tree reads (treeEdit.ts). */
   objects?: ObjectSource;
+  /**
+   * The caller syncs the whole file system before anything names the tree (record.ts): the objects written here
+   * are not synced one by one (git's fsyncs are off too: `git` is GitRunner.withoutFsync's).
+   */
+  syncLater?: boolean;
 }
 
 const RULE_FILES = new Set(['.gitignore', '.retraceignore']);
@@ -78,6 +83,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
               paths: scope,
               caseInsensitive: ctx.caseInsensitive ?? false,
               ...(ctx.objects ? { objects: ctx.objects } : {}),
+              ...(ctx.syncLater ? { syncLater: true } : {}),
             }),
           ).catch((e: unknown) => {
             if (e instanceof RetraceError) throw e; // unreadable: the full scan would fail the same way

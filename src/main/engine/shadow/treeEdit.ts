@@ -44,6 +44,8 @@ export interface TreeEditContext {
   caseInsensitive: boolean;
   /** The repository's resident object reader, when it has one: no cat-file process per warm call. */
   objects?: ObjectSource;
+  /** The caller syncs the whole file system before anything names the objects (record.ts): no fsync here. */
+  syncLater?: boolean;
 }
 
 /** Reads objects by id (a ResidentReader). */
@@ -127,7 +129,7 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
     const written: string[] = [];
     const tree = (await rebuild(ctx.git.gitDir, trees, ctx.baseTree, rootChange, written)) ?? EMPTY_TREE;
     if (tree === EMPTY_TREE) written.push(await writeLooseObject(ctx.git.gitDir, 'tree', Buffer.alloc(0), LATER));
-    await syncLooseObjects(ctx.git.gitDir, written);
+    if (!ctx.syncLater) await syncLooseObjects(ctx.git.gitDir, written);
     notCaptured.sort((a, b) => (a.path < b.path ? -1 : 1));
     return { tree, notCaptured };
   } finally {
