@@ -3,8 +3,9 @@
  *
  * The untimed probe run of each operation (proc.ts measurePeak) already runs every child through a wrapper;
  * while it does, the child also runs under `strace -f`, tracing only execve, fsync and fdatasync (and the
- * access(2) of a marker), so the count covers the child and everything it starts: for Retrace the probe
- * process (bench/probe.ts) and its git children, for raw git each git call. The probe touches OP_MARK right
+ * access(2) of a marker; syncfs too), so the count covers the child and everything it starts: for Retrace the probe
+ * process (bench/probe.ts) and its git children, for raw git each git call. A syncfs (one sync of a whole file
+ * system, which Retrace's checkpoints use on Linux) counts as one sync among the fsyncs. The probe touches OP_MARK right
  * before its operation, so opening the workspace in that fresh process is not counted. Timed runs never go
  * through strace. Where strace is missing, nothing is counted (the fields stay absent).
  */
@@ -39,7 +40,7 @@ export function takeCounts(): ProcessCounts | null {
 /** The command line that runs `cmd args` under strace, writing its trace to `traceFile`; as is when not counting. */
 export function underStrace(cmd: string, args: string[], traceFile: string): [string, string[]] {
   if (!current) return [cmd, args];
-  const traced = 'execve,fsync,fdatasync,access,faccessat,faccessat2';
+  const traced = 'execve,fsync,fdatasync,syncfs,access,faccessat,faccessat2';
   return ['strace', ['-f', '-qq', '-e', `trace=${traced}`, '-e', 'signal=none', '-o', traceFile, cmd, ...args]];
 }
 
@@ -55,7 +56,7 @@ export function addTrace(traceFile: string): void {
     const exec = /execve\("([^"]+)"/.exec(l);
     if (exec) {
       if (path.basename(exec[1]!) === 'git' && !/ = -1 /.test(l)) current.gitProcesses++;
-    } else if (/\b(fsync|fdatasync)\(/.test(l)) current.fsyncs++;
+    } else if (/\b(fsync|fdatasync|syncfs)\(/.test(l)) current.fsyncs++; // a syncfs counts as one sync
   }
 }
 
