@@ -116,14 +116,14 @@ describe('a checkpoint that syncs once records what git records', () => {
 });
 
 describe('syncFs: the whole-file-system sync', () => {
-  it.skipIf(!hasSyncfs)('works here, once per file system, and RETRACE_SYNCFS=0 turns it off', () => {
+  it.skipIf(!hasSyncfs)('works here, once per file system, and RETRACE_SYNCFS=0 turns it off', async () => {
     const a = tempDir('retrace-sync-');
     const b = tempDir('retrace-sync-');
-    expect(syncFileSystem(a)).toBe(true);
-    expect(syncFileSystems([a, b, path.join(a, 'absent')])).toBe(true);
-    expect(canSyncFileSystem(a)).toBe(true);
+    expect(await syncFileSystem(a)).toBe(true);
+    expect(await syncFileSystems([a, b, path.join(a, 'absent')])).toBe(true);
+    expect(await canSyncFileSystem(a)).toBe(true);
     process.env.RETRACE_SYNCFS = '0';
-    expect(syncFileSystem(a)).toBe(false);
-    expect(canSyncFileSystem(a), 'checkpoints then sync file by file').toBe(false);
+    expect(await syncFileSystem(a)).toBe(false);
+    expect(await canSyncFileSystem(a), 'checkpoints then sync file by file').toBe(false);
   });
 });

@@ -79,7 +79,7 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
   }
 
   const shadow = await step('open', () => ctx.shadow());
-  const syncLater = canSyncFileSystem(ctx.ws.dir);
+  const syncLater = await canSyncFileSystem(ctx.ws.dir);
   const tip = await step('tip', () => shadow.readRef(sessionRef(session)));
   // A session's first checkpoint continues from the workspace's newest one, so "this step" means something.
   const parent = tip ?? (await newestCheckpoint(ctx));
@@ -160,10 +160,10 @@ export async function publish(
 }
 
 /** One syncfs of the file system(s) of the shadow repository and the data folder: what the checkpoint wrote. */
-function syncWritten(ctx: WorkspaceContext, gitDir: string): void {
+async function syncWritten(ctx: WorkspaceContext, gitDir: string): Promise<void> {
   // canSyncFileSystem saw it work: a failure now is the disk's (syncfs reports writeback errors), so nothing
   // may name what was written.
-  if (!syncFileSystems([gitDir, ctx.ws.dir]))
+  if (!(await syncFileSystems([gitDir, ctx.ws.dir])))
     throw new RetraceError('E_DATA_DIR', `cannot make the checkpoint durable: syncing ${ctx.ws.dir} failed`);
 }
 

@@ -2,7 +2,7 @@
  * Making written data durable: per file and folder (fsync), or for a whole file system at once (syncfs). One
  * module, so that every writer (objects, restores, imports) keeps the same guarantee the same way.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { constants as C, promises as fs, statSync } from 'node:fs';
 
 /**
@@ -11,22 +11,28 @@ import { constants as C, promises as fs, statSync } from 'node:fs';
  * available (macOS, Windows, BusyBox), and then the caller syncs what it wrote file by file. RETRACE_SYNCFS=0
  * makes it unavailable (the per-file path, for tests on Linux).
  */
-export function syncFileSystem(path: string): boolean {
-  if (process.platform !== 'linux' || process.env.RETRACE_SYNCFS === '0') return false;
-  return spawnSync('sync', ['-f', path], { stdio: 'ignore' }).status === 0;
+export function syncFileSystem(path: string): Promise<boolean> {
+  if (process.platform !== 'linux' || process.env.RETRACE_SYNCFS === '0') return Promise.resolve(false);
+  // Not spawnSync: a long-lived host (the hook server, the app) keeps answering while the disk catches up.
+  return new Promise((resolve) => {
+    const child = spawn('sync', ['-f', path], { stdio: 'ignore', windowsHide: true });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
 }
 
 /** syncFileSystem of each file system among `paths` (one syncfs where they share one, as they usually do). */
-export function syncFileSystems(paths: readonly string[]): boolean {
+export async function syncFileSystems(paths: readonly string[]): Promise<boolean> {
   const devices = new Map<number, string>();
   for (const p of paths) {
     const dev = statSync(p, { throwIfNoEntry: false })?.dev;
     if (dev !== undefined && !devices.has(dev)) devices.set(dev, p);
   }
-  return [...devices.values()].every((p) => syncFileSystem(p));
+  for (const p of devices.values()) if (!(await syncFileSystem(p))) return false;
+  return true;
 }
 
-let syncfsWorks: boolean | undefined;
+let syncfsWorks: Promise<boolean> | undefined;
 
 /**
  * Whether syncFileSystem works on this host, so that a writer may leave everything it writes unsynced (git's
@@ -34,8 +40,8 @@ let syncfsWorks: boolean | undefined;
  * (record.ts). Asked once per process, with a real syncfs of `path`'s file system: only an answer seen to work
  * lets git skip its own fsyncs, since what git wrote unsynced could not be synced file by file afterwards.
  */
-export function canSyncFileSystem(path: string): boolean {
-  if (process.env.RETRACE_SYNCFS === '0') return false;
+export function canSyncFileSystem(path: string): Promise<boolean> {
+  if (process.env.RETRACE_SYNCFS === '0') return Promise.resolve(false);
   syncfsWorks ??= syncFileSystem(path);
   return syncfsWorks;
 }
