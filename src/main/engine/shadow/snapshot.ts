@@ -194,7 +194,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
         await addToIndex(git, toAdd.sort());
       });
     } else {
-      await addToIndex(git, toAdd.sort());
+      await step('add', () => addToIndex(git, toAdd.sort()));
     }
   } catch (e) {
     if (e instanceof GitError && e.kind === 'unreadable')
@@ -213,7 +213,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<{ tree: string; no
   ctx.onProgress?.({ phase: 'tree', done: toAdd.length, total: toAdd.length });
   // Nothing staged into a settled index: it is the index the last snapshot wrote its tree from (warmScope.ts).
   const same = toAdd.length === 0 && toRemove.size === 0 && !sweep ? unchangedTree(scan) : null;
-  const tree = same ?? (await writeTree(git));
-  if (!priv) await recordScan(git.gitDir, scan, false, scanStarted, tree);
+  const tree = same ?? (await step('write-tree', () => writeTree(git)));
+  if (!priv) await step('record', () => recordScan(git.gitDir, scan, false, scanStarted, tree));
   return { tree, notCaptured };
 }
