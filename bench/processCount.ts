@@ -4,7 +4,8 @@
  * The untimed probe run of each operation (proc.ts measurePeak) already runs every child through a wrapper;
  * while it does, the child also runs under `strace -f`, tracing only execve, fsync, fdatasync and syncfs (and the
  * access(2) of a marker), so the count covers the child and everything it starts: for Retrace the probe
- * process (bench/probe.ts) and its git children, for raw git each git call. The probe touches OP_MARK right
+ * process (bench/probe.ts) and its git children, for raw git each git call. A syncfs (one sync of a whole file
+ * system) counts as one sync among the fsyncs. The probe touches OP_MARK right
  * before its operation, so opening the workspace in that fresh process is not counted. Timed runs never go
  * through strace. Where strace is missing, nothing is counted (the fields stay absent).
  */

@@ -33,7 +33,7 @@ function traced(
       '-o',
       out,
       '-e',
-      `trace=fsync,fdatasync,sync_file_range,syncfs,rename,renameat,renameat2${o.creates ? ',openat' : ''}`,
+      `trace=fsync,fdatasync,sync_file_range,syncfs,rename,renameat,renameat2,link,linkat${o.creates ? ',openat' : ''}`,
       process.execPath,
       CLI_BIN,
       ...args,
@@ -43,11 +43,45 @@ function traced(
   if (r.status !== 0) throw new Error(`retrace ${args.join(' ')} failed: ${r.stderr.toString()}`);
   return readFileSync(out, 'utf8')
     .split('\n')
-    .filter((l) => /fsync|sync_file_range|syncfs|rename|O_CREAT/.test(l) && !l.includes('node_modules'));
+    .filter((l) => /fsync|sync_file_range|syncfs|rename|link|O_CREAT/.test(l) && !l.includes('node_modules'));
+}
+
+/** Whether `sync -f` (one syncfs of a file system) works here: then a checkpoint syncs that way (syncFs.ts). */
+const hasSyncfs = process.platform === 'linux' && spawnSync('sync', ['-f', '/']).status === 0;
+
+/**
+ * The two ways a checkpoint makes what it wrote durable before its log line: one syncfs of the file system
+ * (Linux), or each file and folder synced as it is written (elsewhere; RETRACE_SYNCFS=0 makes Linux do that).
+ */
+const SYNC_MODES = [
+  { mode: 'syncfs', env: {}, skip: !hasStrace || !hasSyncfs },
+  { mode: 'per-file', env: { RETRACE_SYNCFS: '0' }, skip: !hasStrace },
+] as const;
+
+/**
+ * The syncfs path: every object put in place under shadow.git/objects (git links its objects from a temp file,
+ * the commit is renamed into place) and the journal are in place before the last syncfs that precedes the log
+ * line's fsync, and that syncfs returned before it. Same guarantee as a sync per file, in one call.
+ */
+function expectOneSyncfsBefore(calls: string[], logSync: number): void {
+  const placed = (l: string): boolean =>
+    /(rename|link)[a-z]*\(.*\/shadow\.git\/objects\/[0-9a-f]{2}\/[0-9a-f]{38}/.test(l) ||
+    /rename[a-z]*\(.*journal\.json/.test(l);
+  const before = calls.slice(0, logSync);
+  const syncfs = lastIndex(before, /syncfs\(/);
+  expect(syncfs, calls.join('\n')).toBeGreaterThanOrEqual(0);
+  expect(syncDone(calls, syncfs), 'the syncfs returned before the log line').toBeLessThan(logSync);
+  const placements = calls.flatMap((l, i) => (placed(l) ? [i] : []));
+  expect(placements.length, 'objects and the journal are put in place').toBeGreaterThanOrEqual(2);
+  for (const i of placements) expect(i, `${calls[i]} before the syncfs`).toBeLessThan(syncfs);
+  expect(
+    calls.slice(syncfs + 1, logSync).filter(placed),
+    'nothing is put in place between the syncfs and the log line',
+  ).toEqual([]);
 }
 
 /**
- * Where the fsync started at line `start` returned: that line, or the "<... fsync resumed>" line of the same
+ * Where the fsync (or syncfs) started at line `start` returned: that line, or the "<... fsync resumed>" line of the same
  * process when another thread's call came in between (strace -f splits it then). -1 when there is none.
  */
 function syncDone(lines: string[], start: number): number {
@@ -68,27 +102,35 @@ describe('durability order: objects and refs before the log line (issue 10 item 
     expect(r.stderr, 'no "unknown core.fsync component" warning').toBe('');
   });
 
-  it.skipIf(!hasStrace)('a checkpoint syncs its objects before the log line, then its ref', async () => {
+  it.each(SYNC_MODES)('a checkpoint syncs its objects before the log line, then its ref ($mode)', async (m) => {
+    if (m.skip) return; // skipped: strace (or, for syncfs, `sync -f`) is not available here
     const root = makeWorkspace({ 'a.txt': 'one\n', 'src/b.txt': 'bee\n' });
     const home = tempHome();
     await cliJson(['checkpoint', '--session', 's'], { home, cwd: root });
     writeFileSync(join(root, 'a.txt'), 'two\n');
     writeFileSync(join(root, 'src/c.txt'), 'new\n');
-    const calls = traced(['checkpoint', '--session', 's'], { home, cwd: root });
+    const calls = traced(['checkpoint', '--session', 's'], { home, cwd: root, env: m.env });
     const logSync = firstIndex(calls, /fsync\(\d+<[^>]*\/sessions\/s\.jsonl>\)/);
     expect(logSync, calls.join('\n')).toBeGreaterThan(0);
-    // Blobs (update-index: batch) and trees and the commit: every object-writing sync precedes the log line.
-    const objectSync = /(fsync|sync_file_range)\(\d+<[^>]*\/shadow\.git\/objects\/[^>]*>/;
-    expect(firstIndex(calls, objectSync), 'objects are synced at all').toBeGreaterThanOrEqual(0);
-    expect(lastIndex(calls, objectSync)).toBeLessThan(logSync);
-    expect(lastIndex(calls, /fsync\(\d+<[^>]*bulk_fsync_[^>]*>\)/)).toBeLessThan(logSync);
+    if (m.mode === 'syncfs') {
+      // Blobs (update-index), trees (write-tree), the commit and the journal, unsynced, then one syncfs.
+      expectOneSyncfsBefore(calls, logSync);
+    } else {
+      // Blobs (update-index: batch) and trees and the commit: every object-writing sync precedes the log line.
+      const objectSync = /(fsync|sync_file_range)\(\d+<[^>]*\/shadow\.git\/objects\/[^>]*>/;
+      expect(firstIndex(calls, objectSync), 'objects are synced at all').toBeGreaterThanOrEqual(0);
+      expect(lastIndex(calls, objectSync)).toBeLessThan(logSync);
+      expect(lastIndex(calls, /fsync\(\d+<[^>]*bulk_fsync_[^>]*>\)/)).toBeLessThan(logSync);
+      expect(firstIndex(calls, /syncfs\(/), 'no syncfs on this path').toBe(-1);
+    }
     // The ref that names the checkpoint is synced too, after the line (publish: commit → log line → ref).
     expect(firstIndex(calls, /fsync\(\d+<[^>]*refs\/retrace\/sessions\/s\.lock>\)/)).toBeGreaterThan(logSync);
   });
 
-  it.skipIf(!hasStrace)(
-    'a warm (hinted) hook checkpoint syncs the loose objects it writes by hand, and their folder',
-    async () => {
+  it.each(SYNC_MODES)(
+    'a warm (hinted) hook checkpoint syncs the loose objects it writes by hand, and their folder ($mode)',
+    async (m) => {
+      if (m.skip) return; // skipped: strace (or, for syncfs, `sync -f`) is not available here
       const root = makeWorkspace({ 'a.txt': 'one\n', 'src/b.txt': 'bee\n' });
       const home = tempHome();
       const session = '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0';
@@ -100,12 +142,17 @@ describe('durability order: objects and refs before the log line (issue 10 item 
           tool_name: 'Edit',
           tool_input: { file_path: join(root, file), old_string: 'x', new_string: 'y' },
         });
-      const env = cliEnv({ home, env: { RETRACE_HOOK_SERVER: '0' } });
+      const env = cliEnv({ home, env: { RETRACE_HOOK_SERVER: '0', ...m.env } });
       execFileSync(process.execPath, [CLI_BIN, 'hook', 'claude-code'], { cwd: root, env, input: hook('a.txt') });
       writeFileSync(join(root, 'src/b.txt'), 'changed by the agent\n');
-      const calls = traced(['hook', 'claude-code'], { home, cwd: root, input: hook('src/b.txt') });
+      const calls = traced(['hook', 'claude-code'], { home, cwd: root, input: hook('src/b.txt'), env: m.env });
       const logSync = firstIndex(calls, new RegExp(`fsync\\(\\d+<[^>]*/sessions/${session}\\.jsonl>\\)`));
       expect(logSync, calls.join('\n')).toBeGreaterThan(0);
+      if (m.mode === 'syncfs') {
+        // treeEdit.ts's blobs and trees and the commit, renamed into place unsynced, then one syncfs.
+        expectOneSyncfsBefore(calls, logSync);
+        return;
+      }
       // Objects written by hand (treeEdit.ts's blobs and trees, synced together by their names once written;
       // the commit, synced as tmp_obj_<12 hex> before its rename — git names its own with 6 letters): each one's
       // file is synced, then its folder, all before the log line that names them.

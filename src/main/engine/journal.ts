@@ -56,18 +56,22 @@ export class Journal {
     this.file = join(wsDir, 'journal.json');
   }
 
-  /** Durably replace the journal: write a temp file, fsync it, rename over, fsync the folder. */
-  write(record: JournalRecord): void {
+  /**
+   * Durably replace the journal: write a temp file, fsync it, rename over, fsync the folder. `durable: false`
+   * (a checkpoint that syncs the whole file system before its log line, record.ts): no fsync here.
+   */
+  write(record: JournalRecord, opts: { durable?: boolean } = {}): void {
+    const durable = opts.durable !== false;
     const tmp = `${this.file}.${process.pid}.tmp`;
     const fd = openPrivateSync(tmp, 'w');
     try {
       writeFileSync(fd, JSON.stringify(record));
-      fsyncSync(fd);
+      if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
     renameSync(tmp, this.file);
-    this.syncDir();
+    if (durable) this.syncDir();
   }
 
   /**

@@ -6,6 +6,11 @@
  *
  * A kill before the log append leaves only unreferenced commits and no message; after it, recovery (or the
  * lag repair of maintenance) moves the ref to the log's last checkpoint. The caller holds the writer lock.
+ *
+ * Everything before the log line is on disk before the line is. Where one syncfs(2) can say so (Linux,
+ * syncFs.ts canSyncFileSystem), a checkpoint writes it all unsynced — the snapshot's objects and index (git's
+ * fsyncs off), the commit, the journal — and syncs the file system once right before the line; elsewhere each
+ * piece is synced as it is written. The line and the ref are fsynced as always.
  */
 import { RetraceError } from '../../shared/errors';
 import type { ChangeCounts, CheckpointStats, MessageMeta, NotCaptured, Role, SessionSource } from '../../shared/model';
@@ -21,6 +26,7 @@ import { StagedLog } from './sessions/stagedLog';
 import type { CreateSessionOptions } from './sessions/store';
 import type { SnapshotProgress } from './shadow';
 import { step } from './stepTrace';
+import { canSyncFileSystem, syncFileSystemsOf } from './syncFs';
 
 export interface RecordInput {
   /** Session to append to; default: the most recent one, created when there is none. Unknown ids are created. */
@@ -73,6 +79,7 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
   }
 
   const shadow = await step('open', () => ctx.shadow());
+  const syncLater = await canSyncFileSystem(ctx.ws.dir);
   const tip = await step('tip', () => shadow.readRef(sessionRef(session)));
   // A session's first checkpoint continues from the workspace's newest one, so "this step" means something.
   const parent = tip ?? (await newestCheckpoint(ctx));
@@ -82,15 +89,19 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
   // A snapshot's objects and its commit, written unsynced: made durable in one round with the journal (publish).
   const unsynced: string[] = [];
   let settle: (() => Promise<void>) | undefined;
+  // The full scan's git wrote unsynced (syncLater): one syncfs before the log line, in publish.
+  let gitUnsynced = false;
   if (input.checkpoint === true) {
     const snap = await step('snapshot', () =>
       shadow.snapshotTree({
         ...(input.hintPaths ? { hintPaths: input.hintPaths } : {}),
         ...(input.onProgress ? { onProgress: input.onProgress } : {}),
         unsynced,
+        syncLater,
       }),
     );
     notCaptured = snap.notCaptured;
+    gitUnsynced = snap.gitUnsynced === true;
     settle = snap.settle;
     fault('checkpoint:after-snapshot');
     hash = await step('commit', () => shadow.commit(snap.tree, parent, message, { durable: false })).catch(
@@ -124,7 +135,7 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
           return pending();
         }
       : undefined;
-    await publish(ctx, session, [ev], { from: tip, to: hash }, { unsynced, afterDurable });
+    await publish(ctx, session, [ev], { from: tip, to: hash }, { unsynced, afterDurable, syncLater: gitUnsynced });
     // Packing is maintenance.ts's, scheduled by the facade after this call returns: never inside a hook call.
     return { session, message: id, hash, changed, stats, ...(notCaptured.length > 0 ? { notCaptured } : {}) };
   } catch (e) {
@@ -156,11 +167,15 @@ async function settleAnyway(
 export interface PublishDurability {
   unsynced?: readonly string[];
   afterDurable?: (() => Promise<void>) | undefined;
+  /** Git wrote objects unsynced (a full scan with syncLater): one syncfs before the log line covers everything. */
+  syncLater?: boolean;
 }
 
 /**
  * Make already-committed checkpoints part of a session: journal, append the log lines (or place a staged log,
  * sessions/stagedLog.ts), move the session ref, clear the journal. `tip.to` null: no checkpoint among the events (the ref stays).
+ * `durability`: what the checkpoint wrote unsynced — listed objects, made durable with the journal in one round of
+ * fsyncs, or (syncLater: git's own writes, which cannot be listed) everything, with one syncfs before the log line.
  */
 export async function publish(
   ctx: WorkspaceContext,
@@ -189,10 +204,16 @@ export async function publish(
     oldTip: tip.from,
   };
   const unsynced = durability.unsynced ?? [];
-  // The objects the log line will name, durable with the journal in one round (journal.ts writeWith).
-  await step('journal', () =>
-    unsynced.length > 0 ? ctx.journal.writeWith(journal, shadow.objectPaths(unsynced)) : ctx.journal.write(journal),
-  );
+  if (durability.syncLater) {
+    // Git wrote the snapshot unsynced: the journal too, then one syncfs makes all of it (and `unsynced`) durable.
+    await step('journal', () => ctx.journal.write(journal, { durable: false }));
+    await step('sync', () => syncWritten(ctx, shadow.gitDir));
+  } else {
+    // The objects the log line will name, durable with the journal in one round (journal.ts writeWith).
+    await step('journal', () =>
+      unsynced.length > 0 ? ctx.journal.writeWith(journal, shadow.objectPaths(unsynced)) : ctx.journal.write(journal),
+    );
+  }
   if (durability.afterDurable) await durability.afterDurable();
   fault('checkpoint:after-journal');
   await step('append', writeLog);
@@ -200,6 +221,14 @@ export async function publish(
   await step('ref', () => shadow.updateRef(sessionRef(session), tip.to!, tip.from));
   fault('checkpoint:after-ref');
   await step('unjournal', () => ctx.journal.clear({ durable: false })); // journal.ts says why no sync
+}
+
+/** One syncfs of the file system(s) of the shadow repository and the data folder: what the checkpoint wrote. */
+async function syncWritten(ctx: WorkspaceContext, gitDir: string): Promise<void> {
+  // canSyncFileSystem saw it work: a failure now is the disk's (syncfs reports writeback errors), so nothing
+  // may name what was written.
+  if (!(await syncFileSystemsOf([gitDir, ctx.ws.dir])))
+    throw new RetraceError('E_DATA_DIR', `cannot make the checkpoint durable: syncing ${ctx.ws.dir} failed`);
 }
 
 /** The commit message of a checkpoint: its first line for people, trailers that tie it to its message. */

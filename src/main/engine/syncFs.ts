@@ -2,7 +2,7 @@
  * Making written data durable: per file and folder (fsync), or for a whole file system at once (syncfs). One
  * module, so that every writer (objects, restores, imports) keeps the same guarantee the same way.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { close, constants as C, fsync, open, promises as fs, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { residentSyncfs } from './residentSync';
@@ -35,12 +35,27 @@ function syncfsHonoured(path: string): boolean {
 /**
  * One syncfs(2) of the file system that holds `path`: every file and folder entry written there so far is on disk
  * when it returns true. Through GNU coreutils' `sync -f` (Node has no syncfs binding); false where that is not
- * available (macOS, Windows, BusyBox) or not trusted (SYNCFS_FILE_SYSTEMS), and then the caller syncs what it
- * wrote file by file.
+ * available (macOS, Windows, BusyBox) or not trusted (SYNCFS_FILE_SYSTEMS, RETRACE_SYNCFS=0), and then the caller
+ * syncs what it wrote file by file. Never blocks the event loop: a long-lived host (the hook server, the app)
+ * keeps answering while the disk catches up.
  */
-export function syncFileSystem(path: string): boolean {
+export function syncFileSystem(path: string): Promise<boolean> {
+  return syncFileSystemsOf([path]);
+}
+
+let syncfsRuns: Promise<boolean> | undefined;
+
+/**
+ * Whether `path`'s file system can be made durable with one syncfs, so that a writer may leave everything it
+ * writes there unsynced (git's writes too: GitRunner.withoutFsync) and sync it once before the line that names it
+ * (record.ts). The file system must be one that honours syncfs, and `sync -f` must have been seen to work in this
+ * process (one real syncfs, once): only then may git skip its own fsyncs, since what git wrote unsynced could not
+ * be synced file by file afterwards.
+ */
+export async function canSyncFileSystem(path: string): Promise<boolean> {
   if (process.platform !== 'linux' || !syncfsHonoured(path)) return false;
-  return spawnSync('sync', ['-f', path], { stdio: 'ignore' }).status === 0;
+  syncfsRuns ??= syncFileSystemsOf([path]);
+  return syncfsRuns;
 }
 
 /**

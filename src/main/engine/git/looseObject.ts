@@ -111,7 +111,7 @@ export function writeLooseObjectSync(gitDir: string, type: string, body: Buffer)
  * the repository's file system instead of two fsyncs per object; where that is not available, syncLooseObjects.
  */
 export async function syncObjects(gitDir: string, ids: Iterable<string>): Promise<void> {
-  if (!syncFileSystem(path.join(gitDir, 'objects'))) await syncLooseObjects(gitDir, ids);
+  if (!(await syncFileSystem(path.join(gitDir, 'objects')))) await syncLooseObjects(gitDir, ids);
 }
 
 /** Where loose objects live: each one's file and its folder (what makes it durable: syncRound in syncFs.ts). */

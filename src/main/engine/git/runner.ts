@@ -15,6 +15,8 @@ export interface GitRunnerOptions {
   hooksDir: string;
   /** An index other than <gitDir>/index (a reader's private copy, privateIndex.ts). */
   indexFile?: string;
+  /** false: git syncs nothing it writes; the caller syncs the whole file system afterwards (withoutFsync). */
+  fsync?: boolean;
 }
 
 /** Who authors and commits every checkpoint (commitObject.ts writes the same identity git would). */
@@ -79,11 +81,13 @@ export class GitRunner {
   /** For commands that read only objects yet load the index anyway (diff-tree): an index that does not exist. */
   private readonly envWithoutIndex: NodeJS.ProcessEnv;
   private readonly git: SimpleGit;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** The queue of this runner's calls, shared with withoutFsync's runner (same index, so never two at once). */
+  private readonly lane: { tail: Promise<unknown> };
   private readonly opts: GitRunnerOptions;
 
-  constructor(opts: GitRunnerOptions) {
+  constructor(opts: GitRunnerOptions, lane: { tail: Promise<unknown> } = { tail: Promise.resolve() }) {
     this.opts = opts;
+    this.lane = lane;
     this.gitDir = opts.gitDir;
     this.workTree = opts.workTree;
     this.prefix = [
@@ -93,6 +97,7 @@ export class GitRunner {
       ...shadowConfig(opts.hooksDir).flatMap((c) => ['-c', c]),
       // A private index is one whole file: a split one would write its shared part into the shadow repository.
       ...(opts.indexFile ? ['-c', 'core.splitIndex=false'] : []),
+      ...(opts.fsync === false ? ['-c', 'core.fsync=none'] : []),
     ];
     this.env = opts.indexFile ? { ...gitEnv(), GIT_INDEX_FILE: opts.indexFile } : gitEnv();
     this.envWithoutIndex = { ...this.env, GIT_INDEX_FILE: path.join(opts.gitDir, 'no-index') };
@@ -120,6 +125,15 @@ export class GitRunner {
   /** A runner for the same repository that stages into another index file (a reader's private copy). */
   withIndexFile(indexFile: string): GitRunner {
     return new GitRunner({ ...this.opts, indexFile });
+  }
+
+  /**
+   * The same repository and index with git's own fsyncs off (objects, index): for a writer that makes the whole
+   * file system durable with one syncfs before anything names what git wrote (record.ts, syncFs.ts
+   * canSyncFileSystem). Its calls queue with this runner's.
+   */
+  withoutFsync(): GitRunner {
+    return new GitRunner({ ...this.opts, fsync: false }, this.lane);
   }
 
   /**
@@ -179,8 +193,8 @@ export class GitRunner {
   }
 
   private enqueue<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
-    this.queue = run.catch(() => undefined);
+    const run = this.lane.tail.then(fn, fn);
+    this.lane.tail = run.catch(() => undefined);
     return run;
   }
 }

@@ -77,6 +77,8 @@ export class ShadowRepo {
   private readonly differ: ResidentDiffTree | null;
   /** refs/retrace/… read and moved in-process with git's lock protocol (git for anything unusual). */
   private readonly refs: LooseRefs;
+  /** The runner with git's fsyncs off, for snapshots whose caller syncs the file system (snapshotTree syncLater). */
+  private unsyncedGit: GitRunner | null = null;
 
   private constructor(
     readonly ws: WorkspaceRef,
@@ -137,6 +139,11 @@ export class ShadowRepo {
       privateIndex?: boolean;
       /** A warm snapshot's objects are left unsynced, listed here, for the caller to sync with its own (snapshot.ts). */
       unsynced?: string[];
+      /**
+       * The full scan's git writes are left unsynced: the caller makes the whole file system durable (syncFs.ts)
+       * before anything names the tree (record.ts), when the result says `gitUnsynced`.
+       */
+      syncLater?: boolean;
     } = {},
   ): Promise<SnapshotResult> {
     if (opts.privateIndex) return this.privateSnapshot(opts.onProgress);
@@ -144,7 +151,7 @@ export class ShadowRepo {
     const snap = await this.guard(async () => {
       const rulesChanged = await this.syncExcludeFile();
       const snap = await snapshot({
-        git: this.git,
+        git: opts.syncLater ? (this.unsyncedGit ??= this.git.withoutFsync()) : this.git,
         root: this.ws.root,
         sizeCap: this.sizeCap,
         isExcluded: this.excluder(),
@@ -155,6 +162,7 @@ export class ShadowRepo {
         lineCounts: this.lineCounts,
         objects: this.objects,
         ...(opts.unsynced ? { unsynced: opts.unsynced } : {}),
+        ...(opts.syncLater ? { syncLater: true } : {}),
       });
       this.trees.set(snap.tree, snap.tree); // a tree is its own tree: restores and diffs pass it back
       return snap;

@@ -50,6 +50,11 @@ export interface SnapshotContext {
    * names its tree): the caller makes them durable with its own, then calls `settle` (record.ts).
    */
   unsynced?: string[];
+  /**
+   * The full scan's git writes unsynced (`git` is GitRunner.withoutFsync's): the caller syncs the whole file system
+   * before anything names the tree (record.ts), told so by the result's `gitUnsynced`.
+   */
+  syncLater?: boolean;
 }
 
 /** A snapshot's tree; `settle`, when set, must run once the objects in `unsynced` are durable (SnapshotContext). */
@@ -57,6 +62,8 @@ export interface SnapshotResult {
   tree: string;
   notCaptured: NotCaptured[];
   settle?: () => Promise<void>;
+  /** The full scan ran with git's fsyncs off (SnapshotContext.syncLater): one syncfs must precede the log line. */
+  gitUnsynced?: true;
 }
 
 const RULE_FILES = new Set(['.gitignore', '.retraceignore']);
@@ -203,7 +210,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<SnapshotResult> {
         await addToIndex(git, toAdd.sort());
       });
     } else {
-      await addToIndex(git, toAdd.sort());
+      await step('add', () => addToIndex(git, toAdd.sort()));
     }
   } catch (e) {
     if (e instanceof GitError && e.kind === 'unreadable')
@@ -222,7 +229,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<SnapshotResult> {
   ctx.onProgress?.({ phase: 'tree', done: toAdd.length, total: toAdd.length });
   // Nothing staged into a settled index: it is the index the last snapshot wrote its tree from (warmScope.ts).
   const same = toAdd.length === 0 && toRemove.size === 0 && !sweep ? unchangedTree(scan) : null;
-  const tree = same ?? (await writeTree(git));
-  if (!priv) await recordScan(git.gitDir, scan, false, scanStarted, tree);
-  return { tree, notCaptured };
+  const tree = same ?? (await step('write-tree', () => writeTree(git)));
+  if (!priv) await step('record', () => recordScan(git.gitDir, scan, false, scanStarted, tree));
+  return { tree, notCaptured, ...(ctx.syncLater ? { gitUnsynced: true as const } : {}) };
 }
