@@ -10,6 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { waitForNewestRowSelected } from '../e2e/support/retrace';
 
 const REPO = resolve(import.meta.dirname, '..');
 const TSX = join(REPO, 'node_modules/tsx/dist/cli.mjs');
@@ -132,14 +133,7 @@ for (let n = 0; n < runs * renderers.length; n++) {
   }
   const t0 = Date.now();
   await page.goto(server.url);
-  await page.waitForFunction(
-    () =>
-      document
-        .querySelector('[role="list"][aria-label="Timeline"] [aria-current="true"]')
-        ?.textContent?.includes('Message 10000') === true,
-    undefined,
-    { polling: 'raf', timeout: 30_000 },
-  );
+  await waitForNewestRowSelected(page);
   const ms = Date.now() - t0;
   const metrics = Object.fromEntries(
     (await perf.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value] as const),

@@ -10,7 +10,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { cli, serve, tempWorld, tsx, type Served, type TempWorld } from './support/retrace';
+import { cli, serve, tempWorld, tsx, waitForNewestRowSelected, type Served, type TempWorld } from './support/retrace';
 
 // The trace recorder snapshots the DOM on the page's thread after every action: it would be part of what is timed.
 test.use({ trace: 'off' });
@@ -87,14 +87,7 @@ async function openFresh(
   );
   const t0 = Date.now();
   await page.goto(served.url);
-  await page.waitForFunction(
-    () =>
-      document
-        .querySelector('[role="list"][aria-label="Timeline"] [aria-current="true"]')
-        ?.textContent?.includes('Message 10000') === true,
-    undefined,
-    { polling: 'raf', timeout: 30_000 },
-  );
+  await waitForNewestRowSelected(page);
   return { ms: Date.now() - t0, page, served, asked: [...asked] };
 }
 

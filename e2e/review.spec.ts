@@ -8,7 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { cli, serve, tempWorld, tsx, type TempWorld } from './support/retrace';
+import { cli, serve, tempWorld, tsx, type Served, type TempWorld } from './support/retrace';
 
 function write(world: TempWorld, rel: string, content: string): void {
   mkdirSync(join(world.dir, rel, '..'), { recursive: true });
@@ -43,6 +43,22 @@ async function smallSession(world: TempWorld): Promise<string[]> {
   write(world, 'src/c.ts', 'export const c = 3;\n');
   hashes.push((await cli<{ hash: string }>(world, ['checkpoint', '--text', 'Drop the README, add c'])).hash);
   return hashes;
+}
+
+/** A fresh folder with smallSession recorded, served; both removed afterwards whatever happens. */
+async function withSmallSession(fn: (world: TempWorld, served: Served) => Promise<void>): Promise<void> {
+  const world = tempWorld();
+  try {
+    await smallSession(world);
+    const served = await serve(world);
+    try {
+      await fn(world, served);
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    world.cleanup();
+  }
 }
 
 test.describe('keys and focus', () => {
@@ -223,51 +239,33 @@ test.describe('a small session', () => {
 
 test.describe('errors and restores', () => {
   test('"Restore file" on a file the step deleted brings it back', async ({ page }) => {
-    const world = tempWorld();
-    try {
-      await smallSession(world);
-      const served = await serve(world);
-      try {
-        await page.setViewportSize({ width: 1400, height: 860 });
-        await page.goto(served.url);
-        await expect(changedFiles(page).getByRole('listitem')).toHaveCount(2);
-        await changedFiles(page).getByRole('button', { name: 'Restore file README.md', exact: true }).click();
-        await expect(page.getByText('Restored README.md')).toBeVisible();
-        await expect(page.getByText('1 file changed')).toBeVisible();
-        expect(readFileSync(join(world.dir, 'README.md'), 'utf8')).toBe('# Small\n\nA readme.\n');
-        expect(existsSync(join(world.dir, 'src/c.ts'))).toBe(true);
-      } finally {
-        await served.stop();
-      }
-    } finally {
-      world.cleanup();
-    }
+    await withSmallSession(async (world, served) => {
+      await page.setViewportSize({ width: 1400, height: 860 });
+      await page.goto(served.url);
+      await expect(changedFiles(page).getByRole('listitem')).toHaveCount(2);
+      await changedFiles(page).getByRole('button', { name: 'Restore file README.md', exact: true }).click();
+      await expect(page.getByText('Restored README.md')).toBeVisible();
+      await expect(page.getByText('1 file changed')).toBeVisible();
+      expect(readFileSync(join(world.dir, 'README.md'), 'utf8')).toBe('# Small\n\nA readme.\n');
+      expect(existsSync(join(world.dir, 'src/c.ts'))).toBe(true);
+    });
   });
 
   test('a deleted workspace folder is an alert with its code, and the diff is never stuck on Loading', async ({
     page,
   }) => {
-    const world = tempWorld();
-    try {
-      await smallSession(world);
-      const served = await serve(world);
-      try {
-        await page.setViewportSize({ width: 1400, height: 860 });
-        await page.goto(served.url);
-        await expect(changedFiles(page).getByRole('listitem')).toHaveCount(2);
-        rmSync(world.dir, { recursive: true, force: true });
-        await page.getByRole('radio', { name: 'Since then' }).click();
-        const alert = page.getByRole('alert');
-        await expect(alert).toBeVisible();
-        await expect(alert.locator('code')).toHaveText(/^E_[A-Z_]+$/);
-        await expect(page.getByText(/^Could not load the diff: .+\(E_[A-Z_]+\)$/)).toBeVisible();
-        await expect(page.getByText('Loading the diff…')).toHaveCount(0);
-      } finally {
-        await served.stop();
-      }
-    } finally {
-      world.cleanup();
-    }
+    await withSmallSession(async (world, served) => {
+      await page.setViewportSize({ width: 1400, height: 860 });
+      await page.goto(served.url);
+      await expect(changedFiles(page).getByRole('listitem')).toHaveCount(2);
+      rmSync(world.dir, { recursive: true, force: true });
+      await page.getByRole('radio', { name: 'Since then' }).click();
+      const alert = page.getByRole('alert');
+      await expect(alert).toBeVisible();
+      await expect(alert.locator('code')).toHaveText(/^E_[A-Z_]+$/);
+      await expect(page.getByText(/^Could not load the diff: .+\(E_[A-Z_]+\)$/)).toBeVisible();
+      await expect(page.getByText('Loading the diff…')).toHaveCount(0);
+    });
   });
 
   test('after `retrace serve` restarts on the same port, the tab says so and reconnects', async ({ page }) => {
@@ -300,31 +298,22 @@ test.describe('errors and restores', () => {
   test('a view whose code cannot load says so in its place, keeps the window, and loads on "Try again"', async ({
     page,
   }) => {
-    const world = tempWorld();
-    try {
-      await smallSession(world);
-      const served = await serve(world);
-      try {
-        // The diff editor's chunk fails on a live connection (as after a rebuild renamed it): tried again, then given up.
-        const chunk = /\/assets\/MonacoDiff-[^/]*\.js$/;
-        await page.route(chunk, (route) => route.abort('failed'));
-        await page.setViewportSize({ width: 1400, height: 860 });
-        await page.goto(served.url);
-        const alert = page.getByRole('alert').filter({ hasText: 'This part of the window could not load' });
-        await expect(alert).toBeVisible({ timeout: 15_000 });
-        // The rest of the window stays and works.
-        await expect(selectedItem(page)).toBeVisible();
-        await expect(changedFiles(page)).toContainText('src/c.ts');
-        await page.unroute(chunk);
-        await alert.getByRole('button', { name: 'Try again' }).click();
-        await expect(alert).toHaveCount(0);
-        await expect(diffEditor(page)).toBeVisible();
-      } finally {
-        await served.stop();
-      }
-    } finally {
-      world.cleanup();
-    }
+    await withSmallSession(async (world, served) => {
+      // The diff editor's chunk fails on a live connection (as after a rebuild renamed it): tried again, then given up.
+      const chunk = /\/assets\/MonacoDiff-[^/]*\.js$/;
+      await page.route(chunk, (route) => route.abort('failed'));
+      await page.setViewportSize({ width: 1400, height: 860 });
+      await page.goto(served.url);
+      const alert = page.getByRole('alert').filter({ hasText: 'This part of the window could not load' });
+      await expect(alert).toBeVisible({ timeout: 15_000 });
+      // The rest of the window stays and works.
+      await expect(selectedItem(page)).toBeVisible();
+      await expect(changedFiles(page)).toContainText('src/c.ts');
+      await page.unroute(chunk);
+      await alert.getByRole('button', { name: 'Try again' }).click();
+      await expect(alert).toHaveCount(0);
+      await expect(diffEditor(page)).toBeVisible();
+    });
   });
 });
 

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { Page } from '@playwright/test';
 
 export const REPO = resolve(import.meta.dirname, '../..');
 const BIN = join(REPO, 'bin', 'retrace.js');
@@ -100,4 +101,19 @@ export function serve(
       });
     });
   });
+}
+
+/**
+ * Wait, every animation frame, until the timeline's selected row is the bulk session's newest message (10,000):
+ * the moment a window opening that session is usable. Shared by e2e/perf.spec.ts and bench/appOpenTrace.ts.
+ */
+export async function waitForNewestRowSelected(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document
+        .querySelector('[role="list"][aria-label="Timeline"] [aria-current="true"]')
+        ?.textContent?.includes('Message 10000') === true,
+    undefined,
+    { polling: 'raf', timeout: 30_000 },
+  );
 }

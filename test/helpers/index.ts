@@ -9,3 +9,4 @@ export * from './clone';
 export * from './eventually';
 export * from './failure';
 export * from './bulkLogs';
+export * from './fullScan';

@@ -6,8 +6,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, makeWorkspace, tempHome } from '../../../test/helpers';
-import { ShadowRepo } from './shadow';
+import { cleanupTempDirs, fullScanTree, makeWorkspace, tempHome } from '../../../test/helpers';
 import { forceFullScan, REFRESH_STREAK, WARM_MAX_STREAK } from './shadow/warmScope';
 import { resolveWorkspace } from './workspace';
 import { WorkspaceEngine } from './workspaceEngine';
@@ -30,17 +29,6 @@ async function setup(): Promise<{ root: string; engine: WorkspaceEngine; state: 
   const state = (): ScanStateFile =>
     JSON.parse(readFileSync(path.join(ws.dir, 'shadow.git', 'retrace-scan.json'), 'utf8')) as ScanStateFile;
   return { root, engine, state };
-}
-
-/** The tree a plain full scan of `root` gives (a fresh shadow repository, fast paths off). */
-async function fullScanTree(root: string): Promise<string> {
-  process.env.RETRACE_FAST_PATHS = '0';
-  try {
-    const repo = await ShadowRepo.open(await resolveWorkspace(root, { dataHome: tempHome() }));
-    return (await repo.snapshotTree()).tree;
-  } finally {
-    delete process.env.RETRACE_FAST_PATHS;
-  }
 }
 
 async function treeOf(engine: WorkspaceEngine, hash: string | null): Promise<string> {

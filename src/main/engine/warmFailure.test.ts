@@ -8,22 +8,11 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, makeWorkspace, tempHome } from '../../../test/helpers';
-import { ShadowRepo } from './shadow';
+import { cleanupTempDirs, fullScanTree, makeWorkspace, tempHome } from '../../../test/helpers';
 import { resolveWorkspace } from './workspace';
 import { WorkspaceEngine } from './workspaceEngine';
 
 afterAll(cleanupTempDirs);
-
-async function fullScanTree(root: string): Promise<string> {
-  process.env.RETRACE_FAST_PATHS = '0';
-  try {
-    const repo = await ShadowRepo.open(await resolveWorkspace(root, { dataHome: tempHome() }));
-    return (await repo.snapshotTree()).tree;
-  } finally {
-    delete process.env.RETRACE_FAST_PATHS;
-  }
-}
 
 describe('a warm checkpoint that fails before its log line', () => {
   it('still makes its tree the next warm base: the next hinted checkpoint equals a full scan', async () => {
