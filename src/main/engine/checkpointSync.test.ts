@@ -6,7 +6,7 @@
  * itself, across renames, mode changes, symlinks, ignored files and odd names. The objects it wrote unsynced
  * are all there and whole (git fsck). The order of the syncs is test/reliability/durability.test.ts's.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, makeWorkspace, tempDir } from '../../../test/helpers';
+import { cleanupTempDirs, fsck, gitAt, makeWorkspace, tempDir } from '../../../test/helpers';
 import { canSyncFileSystem, syncFileSystem, syncFileSystemsOf } from './syncFs';
 import { resolveWorkspace } from './workspace';
 import { WorkspaceEngine } from './workspaceEngine';
@@ -31,14 +31,6 @@ afterEach(() => {
 });
 
 const hasSyncfs = process.platform === 'linux' && spawnSync('sync', ['-f', '/']).status === 0;
-const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-const gitIn = (gitDir: string, args: string[], workTree?: string): string =>
-  execFileSync('git', [`--git-dir=${gitDir}`, ...(workTree ? [`--work-tree=${workTree}`] : []), ...args], {
-    env: gitEnv,
-  })
-    .toString('utf8')
-    .trim();
-
 /** Checkpoints one data home, with the whole-file-system sync or with a sync per written file. */
 async function engineFor(
   root: string,
@@ -52,7 +44,7 @@ async function engineFor(
       if (syncfs) delete process.env.RETRACE_SYNCFS;
       else process.env.RETRACE_SYNCFS = '0';
       const { hash } = await engine.checkpoint({ session: 's' });
-      return gitIn(gitDir, ['rev-parse', `${hash!}^{tree}`]);
+      return gitAt(gitDir, ['rev-parse', `${hash!}^{tree}`]).trim();
     },
   };
 }
@@ -76,12 +68,12 @@ describe('a checkpoint that syncs once records what git records', () => {
     const once = await engineFor(root, true);
     const perFile = await engineFor(root, false);
     const plain = path.join(tempDir('retrace-plain-'), 'plain.git');
-    gitIn(plain, ['init', '-q', '--bare']);
+    gitAt(plain, ['init', '-q', '--bare']);
     const gitTree = (): string => {
       // The shadow's ignore rules (its info/exclude: defaults + .retraceignore) apply to the plain repository too.
       copyFileSync(path.join(once.gitDir, 'info', 'exclude'), path.join(plain, 'info', 'exclude'));
-      gitIn(plain, ['-c', 'core.bare=false', 'add', '-A'], root);
-      return gitIn(plain, ['-c', 'core.bare=false', 'write-tree'], root);
+      gitAt(plain, [`--work-tree=${root}`, '-c', 'core.bare=false', 'add', '-A']);
+      return gitAt(plain, [`--work-tree=${root}`, '-c', 'core.bare=false', 'write-tree']).trim();
     };
     const same = async (): Promise<string> => {
       const tree = await once.checkpoint();
@@ -110,8 +102,8 @@ describe('a checkpoint that syncs once records what git records', () => {
     expect(await same(), 'a checkpoint with no change names the same tree').toBe(second);
 
     // Every object the syncfs path wrote without a sync of its own is in place and whole.
-    const fsck = spawnSync('git', [`--git-dir=${once.gitDir}`, 'fsck', '--full', '--no-dangling'], { env: gitEnv });
-    expect(fsck.status, fsck.stderr.toString()).toBe(0);
+    const checked = fsck(once.gitDir);
+    expect(checked.ok, checked.output).toBe(true);
   });
 });
 
