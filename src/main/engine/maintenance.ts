@@ -19,6 +19,16 @@ export const GC_PRUNE_EXPIRE = '2.weeks.ago';
 /** An incremental pack at this many loose objects; a full gc at this many packs. */
 const PACK_LOOSE = 2_000;
 const PACK_PACKS = 20;
+/**
+ * A small store (packs up to this size) is fully gc'd once its loose objects weigh a tenth of its packs: an
+ * incremental pack stores each edited file whole (it finds no delta base among the loose objects alone), so a
+ * small project's history grew 1.4× one packed copy in 100 checkpoints, while a full gc of a store this small is
+ * short enough to hold the writer lock for (issue 15: store ≤ 1.2× one packed copy).
+ */
+const SMALL_STORE_BYTES = 64 * 2 ** 20;
+const LOOSE_SHARE = 0.1;
+/** Below this, loose objects are not worth a gc even in a tiny store. */
+const LOOSE_MIN_BYTES = 256 * 2 ** 10;
 /** One recorded checkpoint in this many (on average) schedules a maintenance run. */
 export const MAINTENANCE_CHANCE = 1 / 50;
 /** The cached storage figure is recomputed by a reader when older than this. */
@@ -34,8 +44,20 @@ export interface MaintenanceOutcome {
 
 /** Which packing is due, if any. Read-only (`git count-objects`). */
 export async function packDue(ctx: WorkspaceContext): Promise<'gc' | 'pack' | null> {
-  const { loose, packs } = await (await ctx.shadow()).objectCounts();
-  return packs >= PACK_PACKS ? 'gc' : loose >= PACK_LOOSE ? 'pack' : null;
+  return packingFor(await (await ctx.shadow()).objectCounts());
+}
+
+/** The packing policy on `count-objects` figures (bytes on disk of loose objects and of packs). */
+export function packingFor(c: {
+  loose: number;
+  packs: number;
+  looseBytes: number;
+  packBytes: number;
+}): 'gc' | 'pack' | null {
+  if (c.packs >= PACK_PACKS) return 'gc';
+  const weighty = c.looseBytes >= Math.max(LOOSE_MIN_BYTES, LOOSE_SHARE * c.packBytes);
+  if (c.packBytes <= SMALL_STORE_BYTES && weighty) return 'gc';
+  return c.loose >= PACK_LOOSE ? 'pack' : null;
 }
 
 /**
@@ -128,13 +150,26 @@ export function setMaintenanceScheduler(s: MaintenanceScheduler): void {
   scheduler = s;
 }
 
+/**
+ * A long-lived host looks at least once in this many of its checkpoints of a workspace: by chance alone, a busy
+ * session could go a hundred checkpoints or more between looks, its loose objects piling up all the while.
+ */
+export const MAINTENANCE_EVERY = 20;
+/** Checkpoints recorded by this process per workspace since its last scheduled look. */
+const sinceLook = new Map<string, number>();
+
 /** After a recorded checkpoint: now and then, start a maintenance run (never awaited by the caller). */
 export function maybeScheduleMaintenance(
   ws: WorkspaceRef,
   run: () => Promise<unknown>,
   chance = MAINTENANCE_CHANCE,
 ): void {
-  if (Math.random() >= chance) return;
+  const since = (sinceLook.get(ws.dir) ?? 0) + 1;
+  if (Math.random() >= chance && since < MAINTENANCE_EVERY) {
+    sinceLook.set(ws.dir, since);
+    return;
+  }
+  sinceLook.delete(ws.dir);
   try {
     scheduler(ws, run);
   } catch {

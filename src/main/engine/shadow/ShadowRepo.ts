@@ -505,10 +505,16 @@ export class ShadowRepo {
   }
 
   /** Loose objects and packs, as `git count-objects -v` counts them. */
-  async objectCounts(): Promise<{ loose: number; packs: number }> {
+  /** Loose objects and packs, by count and by bytes on disk (`count-objects -v` gives KiB). */
+  async objectCounts(): Promise<{ loose: number; packs: number; looseBytes: number; packBytes: number }> {
     const out = await this.guard(() => this.git.raw(['count-objects', '-v']));
     const num = (k: string): number => Number(new RegExp(`^${k}: (\\d+)`, 'm').exec(out)?.[1] ?? 0);
-    return { loose: num('count'), packs: num('packs') };
+    return {
+      loose: num('count'),
+      packs: num('packs'),
+      looseBytes: num('size') * 1024,
+      packBytes: num('size-pack') * 1024,
+    };
   }
 
   /**
