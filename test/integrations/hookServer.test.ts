@@ -393,6 +393,26 @@ describe('hook server', () => {
     expect(lastOk(t.home)).toMatch(/via server$/);
   });
 
+  it('a server whose pid file another took leaves the socket path alone, even where the inode is the same', async () => {
+    // A newer server's socket may be given the inode number the old socket freed: the old server cannot tell
+    // the two apart by inode. Here the socket file is literally the old one (same inode), and the pid file names
+    // another process: the old server must exit without unlinking the path (it is the newer server's to manage).
+    const t = turn({ env: ON });
+    await t.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' });
+    const old = await serverUp(t.home);
+    const { pidFile, socket } = hookServerPaths(t.home);
+    process.kill(old, 'SIGSTOP');
+    try {
+      writeFileSync(pidFile, String(process.pid));
+    } finally {
+      process.kill(old, 'SIGCONT');
+    }
+    await gone(old);
+    expect(existsSync(socket)).toBe(true);
+    expect(readFileSync(pidFile, 'utf8')).toBe(String(process.pid));
+    rmSync(pidFile);
+  });
+
   it('a server of another build declines, exits, and the call runs in-process; a new server takes over', async () => {
     // A copy of the CLI whose bundles carry another build id.
     const copy = tempDir('retrace-oldbuild-');

@@ -219,9 +219,13 @@ class HookServer {
     if (this.closing) return;
     this.closing = true;
     // Not net.close() for a Unix socket: it unlinks the path, which may be a newer server's socket by now.
-    // Remove ours only; requests still arriving are declined, and exit closes the listener.
+    // Remove ours only; requests still arriving are declined, and exit closes the listener. Ours only while the
+    // pid file is: a newer server removed our socket when it took over, and its own socket may have been given
+    // our freed inode number, so the inode alone cannot tell them apart (a server that owns the pid file
+    // removes whatever socket file it finds before it listens, so a socket left here is never in the way).
+    const ownsDataHome = ownsFile(this.paths.pidFile, String(process.pid));
     if (!this.paths.socketDir) this.net.close();
-    else if (inode(this.paths.socket) === this.socketIno) rmSync(this.paths.socket, { force: true });
+    else if (ownsDataHome && inode(this.paths.socket) === this.socketIno) rmSync(this.paths.socket, { force: true });
     this.http?.close();
     releaseFile(this.paths.pidFile, String(process.pid));
     markServerStopped(this.paths);
