@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTime } from './format';
+import { formatDateTime, formatTime, formatWhen, warmDateFormats } from './format';
 
 describe('formatTime', () => {
   it('says what toLocaleTimeString says, with one formatter kept for every row', () => {
@@ -14,5 +14,19 @@ describe('formatTime', () => {
         new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' }),
       );
     expect(formatTime('not a time')).toBe('');
+  });
+
+  it('the list and message dates say what toLocaleString says; a malformed one is empty, or itself in the message', () => {
+    warmDateFormats();
+    for (const iso of ['2026-12-01T10:00:00.000Z', '1999-01-02T03:04:05.678+02:00']) {
+      expect(formatWhen(iso)).toBe(
+        new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+      );
+      expect(formatDateTime(iso)).toBe(
+        new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }),
+      );
+    }
+    expect(formatWhen('never')).toBe('');
+    expect(formatDateTime('never')).toBe('never');
   });
 });

@@ -1,5 +1,6 @@
 import { plural } from '../store/describe';
-import { changeSettings, dismissFound, formatWhen, importFound, useSessions } from '../store/sessions';
+import { formatWhen } from '../format';
+import { changeSettings, dismissFound, importFound, useSessions } from '../store/sessions';
 import { AgentBadge } from './AgentBadge';
 
 /** The "Found sessions" region itself (loaded when there is something to show; FoundSessions.tsx decides). */

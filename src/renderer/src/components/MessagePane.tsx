@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Message, TokenUsage, ToolCallDetail } from '../../../shared/model';
 import { stepMessage, useShownMessage } from '../store/message';
+import { formatDateTime } from '../format';
 
 /**
  * The region named "Message" (UI.md "Message reading"): the selected message in full — role, date and time,
@@ -133,12 +134,6 @@ function lineClass(line: string): string {
   if (line.startsWith('+')) return 'patch-ins';
   if (line.startsWith('-')) return 'patch-del';
   return 'patch-ctx';
-}
-
-function formatDateTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
 export function formatUsage(u: TokenUsage): string {

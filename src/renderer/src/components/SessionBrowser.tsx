@@ -1,7 +1,8 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useStore } from '../store';
 import { plural } from '../store/describe';
-import { closeBrowser, formatWhen, newestFirst, pickSession, toggleBrowser, useSessions } from '../store/sessions';
+import { formatWhen } from '../format';
+import { closeBrowser, newestFirst, pickSession, toggleBrowser, useSessions } from '../store/sessions';
 import { AgentBadge } from './AgentBadge';
 
 const BUTTON_ID = 'sessions-button';

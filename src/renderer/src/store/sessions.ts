@@ -70,12 +70,6 @@ export const AGENT_LABELS: Record<AgentName, string> = {
   watch: 'Watch',
 };
 
-/** Date and time in the user's locale. */
-export function formatWhen(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
 export function newestFirst(list: SessionSummary[]): SessionSummary[] {
   return [...list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
 }

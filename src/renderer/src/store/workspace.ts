@@ -4,12 +4,15 @@ import type { ErrorInfo } from '../../../shared/errors';
 import type { WorkspaceInfo } from '../../../shared/model';
 import { newestSession } from '../../../shared/newestSession';
 import { api } from '../bridge';
+import { warmDateFormats } from '../format';
 import { loadRestores } from './restore';
 import { freshState, get, PAGE_SIZE, set, take } from './state';
 import { reloadTimeline, showFirstPage } from './timeline';
 
 export async function boot(): Promise<void> {
   // The folder's first view in the same answer (a host that has it at hand gives it): nothing else to wait for.
+  // The date formatters built while the page waits for the answer (idle), not in the frame that shows it.
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(warmDateFormats);
   const info = take(await api.init({ firstView: { includeHidden: false, limit: PAGE_SIZE } }));
   if (!info) return set({ phase: 'open-folder' });
   set({ host: info.host, ...(info.openError ? { error: info.openError as ErrorInfo } : {}) });
