@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { FileChange, Hash } from '../../../shared/model';
 import { buildRows, fileKey, type FolderRowItem, type RowItem } from '../fileTree';
 import { restore, selectFile, useStore } from '../store';
@@ -49,12 +49,14 @@ export function ChangedFiles() {
   const listRef = useRef<HTMLDivElement>(null);
   const focusPending = useRef(false);
 
+  // Kept while the rows stay (a new function makes the virtualiser recompute every row's place: 3,000 of them).
+  const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
-    getItemKey: (i) => rows[i]?.key ?? i,
+    getItemKey,
   });
   const selectedKey = selectedPath ? fileKey(selectedPath) : null;
   const find = (key: string | null) => (key === null ? -1 : rows.findIndex((r) => r.key === key));

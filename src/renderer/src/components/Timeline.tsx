@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, useState, type RefObject, type UIEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type RefObject, type UIEvent } from 'react';
 import type { Message, Role } from '../../../shared/model';
 import { excerpt, formatTime } from '../format';
 import { ensureBaseline, ensureRange, select, toggleShowHidden, useStore } from '../store';
@@ -114,13 +114,22 @@ function TimelineRows(props: { scrollBox: HTMLDivElement; atBottom: RefObject<bo
   const selectedPos = posOf ? (posOf.get(selectedRow) ?? -1) : selectedRow;
   const matchPos = matchRow === null ? -1 : posOf ? (posOf.get(matchRow) ?? -1) : matchRow;
 
+  // Kept while the rows and their loaded messages stay: the virtualiser recomputes every row's place (all 10,000
+  // of a long session) whenever this function is a new one, which an inline arrow made on every render.
+  const getItemKey = useCallback(
+    (i: number) => {
+      const row = rows ? (rows[i] ?? -1) : i;
+      return messages[row]?.id ?? row;
+    },
+    [messages, rows],
+  );
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollBox,
     // Fixed-height rows: nothing to measure, so fast scrolling never shifts under the user.
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
-    getItemKey: (i) => messages[rowAt(i)]?.id ?? `row-${rowAt(i)}`,
+    getItemKey,
     // The scroll box is laid out (it outlives this list): its size, and where the list opens.
     initialRect: { width: scrollBox.clientWidth, height: scrollBox.clientHeight },
     initialOffset: () => {
