@@ -24,9 +24,10 @@ const PACK_PACKS = 20;
  * incremental pack stores each edited file whole (it finds no delta base among the loose objects alone), so a
  * small project's history grew 1.4× one packed copy in 100 checkpoints, while a full gc of a store this small is
  * short enough to hold the writer lock for (issue 15: store ≤ 1.2× one packed copy): measured here, ~1 s for a 7 MB
- * store and ~2 s for 25 MB, so a hook call that waits for the lock (10 s at most) is never turned away by it.
+ * store and ~2 s for 25 MB unloaded; a loaded 2-core machine stretches that about fourfold (docs/reliability.md),
+ * and a hook call waits 10 s for the lock at most, so the bound stays well below that.
  */
-const SMALL_STORE_BYTES = 32 * 2 ** 20;
+const SMALL_STORE_BYTES = 16 * 2 ** 20;
 const LOOSE_SHARE = 0.1;
 /** Below this, loose objects are not worth a gc even in a tiny store. */
 const LOOSE_MIN_BYTES = 256 * 2 ** 10;
