@@ -38,7 +38,15 @@ export async function diffTreeRaw(
     to,
   ];
   if (opts.paths) args.push('--', ...opts.paths);
-  return parseRaw((await treeOnly(git, args)).split('\0')).raw;
+  return parseRawChanges(await treeOnly(git, args));
+}
+
+/** The options of diffTreeRaw for a whole tree with no renames (a restore's plan), for a resident process. */
+export const RAW_CHANGES_ARGS = ['-r', '-z', '--raw', '--no-renames'] as const;
+
+/** diffTreeRaw's answer from diff-tree's `-z --raw` output. */
+export function parseRawChanges(out: string): RawChange[] {
+  return parseRaw(out.split('\0')).raw;
 }
 
 /** The file list of a diff: statuses, renames, and +/- per file (binary files have no line counts). */

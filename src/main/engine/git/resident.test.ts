@@ -8,9 +8,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, prng, tempDir, testSeed } from '../../../../test/helpers';
 import { diffTreeFiles, diffTreeRaw } from './diffTree';
-import { diffTreesInProcess } from './treeDiff';
+import { diffTreesInProcess, withinPaths } from './treeDiff';
 import { gitEnv } from './env';
-import { ResidentDiffTree } from './residentDiffTree';
+import { FILE_CHANGES, RAW_CHANGES, ResidentDiffTree } from './residentDiffTree';
 import { ResidentReader } from './residentReader';
 import { GitRunner } from './runner';
 import { entryAtPath, peelTree } from './treeWalk';
@@ -108,7 +108,7 @@ describe('ResidentDiffTree', () => {
         spec = randomSpec(r, spec);
         trees.push(treeOf(repo, spec));
       }
-      const resident = new ResidentDiffTree(repo.git);
+      const resident = new ResidentDiffTree(repo.git, FILE_CHANGES);
       try {
         // Pipelined: several requests in flight at once must each get their own answer.
         const pairs = Array.from({ length: 30 }, () => [r.pick(trees), r.pick(trees)] as const);
@@ -133,7 +133,7 @@ describe('ResidentDiffTree', () => {
     const repo = makeRepo();
     const a = treeOf(repo, { 'a.txt': 'one\n' });
     const b = treeOf(repo, { 'a.txt': 'one\ntwo\n', 'b.txt': 'b\n' });
-    const resident = new ResidentDiffTree(repo.git);
+    const resident = new ResidentDiffTree(repo.git, FILE_CHANGES);
     try {
       const expected = await diffTreeFiles(repo.git, a, b);
       expect(await resident.diff(a, b)).toEqual(expected);
@@ -229,7 +229,7 @@ describe('ResidentReader and the tree walk', () => {
     }
   });
 
-  it('diffs trees in process exactly as diff-tree -r --no-renames does, with and without paths', async () => {
+  it('diffs trees in process, and through a resident diff-tree, exactly as diff-tree -r --no-renames does', async () => {
     const repo = makeRepo();
     const r = prng(testSeed(1517));
     // Names whose tree order differs from plain order ('a-b' < 'a.c' < 'a/'), a file and a folder of one name
@@ -266,18 +266,25 @@ describe('ResidentReader and the tree walk', () => {
     };
     const trees = Array.from({ length: 14 }, randomTree);
     const reader = new ResidentReader(repo.git);
+    const raw = ResidentDiffTree.available() ? new ResidentDiffTree(repo.git, RAW_CHANGES) : null;
     try {
       let changes = 0;
+      const whole: Promise<void>[] = [];
       for (let i = 0; i < 40; i++) {
         const [a, b] = [r.pick(trees), r.pick(trees)];
         const paths = i % 2 === 0 ? undefined : pool.filter(() => r.next() < 0.3).concat(['absent', 'deep/er']);
         const want = await diffTreeRaw(repo.git, a, b, paths ? { paths } : {});
         expect(await diffTreesInProcess(reader, a, b, paths), `${a} ${b} ${paths?.join(',')}`).toEqual(want);
+        // Through the resident process, all in flight at once (each its own answer), kept to the paths.
+        const keep = paths ? withinPaths(paths) : () => true;
+        if (raw) whole.push(raw.diff(a, b).then((got) => void expect(got.filter((c) => keep(c.path))).toEqual(want)));
         changes += want.length;
       }
+      await Promise.all(whole);
       expect(changes, 'the pairs differ at all').toBeGreaterThan(40);
     } finally {
       reader.close();
+      raw?.close();
     }
   });
 
@@ -315,11 +322,11 @@ describe('ResidentReader and the tree walk', () => {
     const script = `
       import { GitRunner } from ${JSON.stringify(path.join(__dirname, 'runner.ts'))};
       import { ResidentReader } from ${JSON.stringify(path.join(__dirname, 'residentReader.ts'))};
-      import { ResidentDiffTree } from ${JSON.stringify(path.join(__dirname, 'residentDiffTree.ts'))};
+      import { FILE_CHANGES, ResidentDiffTree } from ${JSON.stringify(path.join(__dirname, 'residentDiffTree.ts'))};
       const git = new GitRunner(${JSON.stringify({ gitDir: path.join(repo.root, '.git'), workTree: repo.root, hooksDir: repo.root })});
       const reader = new ResidentReader(git);
       const t = await reader.read(${JSON.stringify(tree)});
-      const d = ResidentDiffTree.available() ? await new ResidentDiffTree(git).diff(${JSON.stringify(tree)}, '4b825dc642cb6eb9a060e54bf8d69288fbee4904') : [];
+      const d = ResidentDiffTree.available() ? await new ResidentDiffTree(git, FILE_CHANGES).diff(${JSON.stringify(tree)}, '4b825dc642cb6eb9a060e54bf8d69288fbee4904') : [];
       console.log(t.type, d.length);
     `;
     const file = path.join(tempDir('retrace-exit-'), 'idle.mts');

@@ -2,7 +2,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import type { FileChange } from '../../../shared/model';
-import { DIFF_FILES_ARGS, parseDiffFiles } from './diffTree';
+import { DIFF_FILES_ARGS, parseDiffFiles, parseRawChanges, RAW_CHANGES_ARGS, type RawChange } from './diffTree';
 import { GitError } from './errors';
 import { EMPTY_TREE } from './objects';
 import type { GitRunner } from './runner';
@@ -13,32 +13,45 @@ const IDLE_CLOSE_MS = 30_000;
 /** The answer to the sentinel request (the empty tree against itself, --always): where an answer ends. */
 const SENTINEL = Buffer.from(`${EMPTY_TREE} ${EMPTY_TREE}\n`, 'latin1');
 
-interface Pending {
+interface Pending<T> {
   header: Buffer;
-  resolve: (files: FileChange[]) => void;
+  resolve: (answer: T) => void;
   reject: (e: Error) => void;
 }
 
+/** What a resident diff-tree answers: its options, and the one-process call's parser of that output. */
+export interface DiffAnswer<T> {
+  args: readonly string[];
+  parse: (out: string) => T;
+}
+
+/** The diff summaries' answer (diffTreeFiles): renames, +/- per file. */
+export const FILE_CHANGES: DiffAnswer<FileChange[]> = { args: DIFF_FILES_ARGS, parse: parseDiffFiles };
+/** A restore plan's answer (diffTreeRaw of whole trees, no renames): modes and ids per side. */
+export const RAW_CHANGES: DiffAnswer<RawChange[]> = { args: RAW_CHANGES_ARGS, parse: parseRawChanges };
+
 /**
- * One `git diff-tree --stdin` kept per repository for the diff summaries the UI asks on every scrub: a request
- * is `<treeA> <treeB>\n`, and its answer is what diffTreeFiles would get from a process of its own, after a
+ * One `git diff-tree --stdin` kept per repository for the diff summaries the UI asks on every scrub (FILE_CHANGES)
+ * or for restore plans (RAW_CHANGES): a request is `<treeA> <treeB>\n`, and its answer is what diffTreeFiles
+ * (diffTreeRaw) would get from a process of its own, after a
  * `<treeA> <treeB>\n` header. Each request is followed by the sentinel request, whose answer ends it (no
  * length is sent). The answer is walked record by record (raw records start with ':', numstat records with
  * `<n>\t<n>\t`), so a path holding any bytes cannot end it early. git must flush per answer: `stdbuf -oL`
  * (Linux coreutils); where that is missing, `available()` is false and callers run one process per diff.
  * Read-only: never takes the writer lock (I10).
  */
-export class ResidentDiffTree {
+export class ResidentDiffTree<T> {
   private child: ChildProcessWithoutNullStreams | null = null;
   private buf = Buffer.alloc(64 * 1024);
   private len = 0;
   /** Where the head request's answer is walked to (a record boundary), so each chunk is walked once. */
   private walked = 0;
-  private readonly pending: Pending[] = [];
+  private readonly pending: Pending<T>[] = [];
   private idle: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly git: GitRunner,
+    private readonly answer: DiffAnswer<T>,
     private readonly idleMs = IDLE_CLOSE_MS,
   ) {}
 
@@ -47,12 +60,12 @@ export class ResidentDiffTree {
     return (hasStdbuf ??= findStdbuf());
   }
 
-  /** The changes between two trees, as diffTreeFiles answers them. Rejects when the process failed. */
-  diff(a: string, b: string): Promise<FileChange[]> {
+  /** The changes between two trees, as the one-process call answers them. Rejects when the process failed. */
+  diff(a: string, b: string): Promise<T> {
     if (!/^[0-9a-f]{40}$/.test(a) || !/^[0-9a-f]{40}$/.test(b))
       return Promise.reject(new Error(`not tree ids: ${a} ${b}`));
     const child = this.current();
-    return new Promise<FileChange[]>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       if (this.pending.length === 0) hold(child, true);
       this.pending.push({ header: Buffer.from(`${a} ${b}\n`, 'latin1'), resolve, reject });
       child.stdin.write(`${a} ${b}\n${EMPTY_TREE} ${EMPTY_TREE}\n`);
@@ -72,7 +85,7 @@ export class ResidentDiffTree {
 
   private current(): ChildProcessWithoutNullStreams {
     if (this.child) return this.child;
-    const args = ['diff-tree', '--stdin', ...DIFF_FILES_ARGS, '--always'];
+    const args = ['diff-tree', '--stdin', ...this.answer.args, '--always'];
     const child = this.git.spawnReader(args, { lineBuffered: true, withoutIndex: true, resident: true });
     this.child = child;
     this.len = 0;
@@ -125,7 +138,7 @@ export class ResidentDiffTree {
       this.pending.shift();
       if (this.pending.length === 0) hold(child, false);
       try {
-        head.resolve(parseDiffFiles(text));
+        head.resolve(this.answer.parse(text));
       } catch (e) {
         head.reject(e as Error);
       }

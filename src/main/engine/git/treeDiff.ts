@@ -41,10 +41,8 @@ export async function diffTreesInProcess(
   paths?: readonly string[],
 ): Promise<RawChange[]> {
   if (paths && !paths.every(isPlainPath)) throw new Error('diffTreesInProcess: literal paths only');
-  const wanted = paths ? new Set(paths) : null;
   const openers = paths ? new Set(paths.flatMap(ancestors)) : null;
-  /** Whether an entry at `p` is inside a wanted path (or is one). */
-  const inside = (p: string): boolean => !wanted || wanted.has(p) || ancestors(p).some((d) => wanted.has(d));
+  const inside = paths ? withinPaths(paths) : () => true;
   const changes: { key: Buffer; change: RawChange }[] = [];
   const emit = (p: string, a: Side | null, b: Side | null): void => {
     const status: RawChange['status'] = !a ? 'added' : !b ? 'deleted' : typeChanged(a, b) ? 'type-changed' : 'modified';
@@ -96,6 +94,15 @@ export async function diffTreesInProcess(
     level = next;
   }
   return changes.sort((x, y) => Buffer.compare(x.key, y.key)).map((c) => c.change);
+}
+
+/**
+ * Whether a path is one of `paths` or inside one (a folder's): what literal pathspecs keep of a whole-tree diff.
+ * The paths must be plain (isPlainPath).
+ */
+export function withinPaths(paths: readonly string[]): (p: string) => boolean {
+  const wanted = new Set(paths);
+  return (p) => wanted.has(p) || ancestors(p).some((d) => wanted.has(d));
 }
 
 /** Both sorted entry lists merged by git's tree order; `visit(name, a, b)` with null for the side that lacks it. */

@@ -7,7 +7,7 @@ import { checkGit } from '../git/checkGit';
 import { commitTree } from '../git/commitTree';
 import { commitBody, gitNow, storedVerbatim } from '../git/commitObject';
 import { changedPathsOfCommits } from '../git/changedPaths';
-import { diffTreeFiles } from '../git/diffTree';
+import { diffTreeFiles, type RawChange } from '../git/diffTree';
 import { GitError, toRetraceError } from '../git/errors';
 import { assertSha1, initShadowRepo } from '../git/init';
 import { listIndex } from '../git/lsFiles';
@@ -18,7 +18,7 @@ import { replaceInTree, type TreeEdit } from '../git/replaceInTree';
 import { EMPTY_TREE, parentOf, peelToTree, reachableCommits } from '../git/objects';
 import { ObjectReader } from '../git/objectReader';
 import { ASK_GIT, LooseRefs } from '../git/looseRefs';
-import { ResidentDiffTree } from '../git/residentDiffTree';
+import { FILE_CHANGES, RAW_CHANGES, ResidentDiffTree } from '../git/residentDiffTree';
 import { ResidentReader } from '../git/residentReader';
 import { step } from '../stepTrace';
 import { entryAtPath, peelTree, type PathEntry } from '../git/treeWalk';
@@ -74,7 +74,9 @@ export class ShadowRepo {
   /** One resident `cat-file --batch` for object reads: no process start per UI read (issue 15). */
   private readonly objects: ResidentReader;
   /** One resident `diff-tree --stdin` for diffs where the platform allows it (null: a process per diff). */
-  private readonly differ: ResidentDiffTree | null;
+  private readonly differ: ResidentDiffTree<FileChange[]> | null;
+  /** Restore plans' whole-tree diffs (started by the first restore; stops by itself when idle). */
+  private readonly rawDiffer: ResidentDiffTree<RawChange[]> | null;
   /** refs/retrace/… read and moved in-process with git's lock protocol (git for anything unusual). */
   private readonly refs: LooseRefs;
   /** The runner with git's fsyncs off, for snapshots whose caller syncs the file system (snapshotTree syncLater). */
@@ -88,7 +90,8 @@ export class ShadowRepo {
     this.gitDir = git.gitDir;
     this.doctor = new ShadowDoctor(this.gitDir, ws.root, ws.dir);
     this.objects = new ResidentReader(git);
-    this.differ = ResidentDiffTree.available() ? new ResidentDiffTree(git) : null;
+    this.differ = ResidentDiffTree.available() ? new ResidentDiffTree(git, FILE_CHANGES) : null;
+    this.rawDiffer = ResidentDiffTree.available() ? new ResidentDiffTree(git, RAW_CHANGES) : null;
     // A commit this process wrote or peeled is a commit: reading or moving a ref to it asks cat-file nothing.
     this.refs = new LooseRefs(this.gitDir, {
       type: (id) => (this.knownCommit(id) ? Promise.resolve('commit') : this.objects.type(id)),
@@ -99,6 +102,7 @@ export class ShadowRepo {
   close(): void {
     this.objects.close();
     this.differ?.close();
+    this.rawDiffer?.close();
   }
 
   /** Opens (creating if missing, idempotently) <ws.dir>/shadow.git. */
@@ -420,7 +424,12 @@ export class ShadowRepo {
 
   async planRestore(fromTree: string, toTree: string, paths?: string[]): Promise<RestorePlan> {
     const [a, b] = await Promise.all([this.treeOf(fromTree), this.treeOf(toTree)]);
-    return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths, this.ws.caseInsensitive, this.objects));
+    const rawDiffer = this.rawDiffer;
+    const readers = {
+      objects: this.objects,
+      ...(rawDiffer ? { rawDiff: (x: string, y: string) => rawDiffer.diff(x, y) } : {}),
+    };
+    return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths, this.ws.caseInsensitive, readers));
   }
 
   async applyPaths(tree: string, paths: string[], opts: ApplyOptions = {}): Promise<string[]> {

@@ -1,13 +1,13 @@
 /**
  * ShadowRepo's reads through its resident git processes (treeOf, commitExists, readFile, blobsAt, treeEntries,
- * diff) against git's own one-process answers on a real workspace, including after the processes were killed.
+ * diff, restore plans) against git's own one-process answers on a real workspace, including after the processes were killed.
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, makeWorkspace } from '../../../../test/helpers';
-import { diffTreeFiles } from '../git/diffTree';
+import { diffTreeFiles, diffTreeRaw } from '../git/diffTree';
 import { gitEnv } from '../git/env';
 import type { ResidentDiffTree } from '../git/residentDiffTree';
 import type { ResidentReader } from '../git/residentReader';
@@ -80,11 +80,25 @@ describe('ShadowRepo reads through resident processes', () => {
         expect(await repo.diff(null, c2)).toEqual(
           await diffTreeFiles(runner, '4b825dc642cb6eb9a060e54bf8d69288fbee4904', t2),
         );
+        // A restore's plan (the resident raw diff-tree): one step or skip per path git's own diff names.
+        for (const [from, to] of [
+          [t2, t1],
+          [t1, t2],
+        ] as const) {
+          const plan = await repo.planRestore(from, to);
+          const planned = [...plan.steps.map((x) => x.path), ...plan.skipped.map((x) => x.path)].sort();
+          expect(planned).toEqual((await diffTreeRaw(runner, from, to)).map((r) => r.path).sort());
+        }
       };
       await check();
-      const inner = repo as unknown as { objects: ResidentReader; differ: ResidentDiffTree | null };
+      const inner = repo as unknown as {
+        objects: ResidentReader;
+        differ: ResidentDiffTree<unknown> | null;
+        rawDiffer: ResidentDiffTree<unknown> | null;
+      };
       inner.objects.process?.kill();
       inner.differ?.process?.kill('SIGKILL');
+      inner.rawDiffer?.process?.kill('SIGKILL');
       await check();
     } finally {
       repo.close();
