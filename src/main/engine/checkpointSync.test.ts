@@ -21,7 +21,7 @@ import {
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, fsck, gitAt, makeWorkspace, tempDir } from '../../../test/helpers';
-import { canSyncFileSystem, syncFileSystem, syncFileSystemsOf } from './syncFs';
+import { canSyncFileSystem, syncFileSystemsOf } from './syncFs';
 import { resolveWorkspace } from './workspace';
 import { WorkspaceEngine } from './workspaceEngine';
 
@@ -111,11 +111,11 @@ describe('syncFs: the whole-file-system sync', () => {
   it.skipIf(!hasSyncfs)('works here, once per file system, and RETRACE_SYNCFS=0 turns it off', async () => {
     const a = tempDir('retrace-sync-');
     const b = tempDir('retrace-sync-');
-    expect(await syncFileSystem(a)).toBe(true);
+    expect(await syncFileSystemsOf([a])).toBe(true);
     expect(await syncFileSystemsOf([a, b, path.join(a, 'absent')])).toBe(true);
     expect(await canSyncFileSystem(a)).toBe(true);
     process.env.RETRACE_SYNCFS = '0';
-    expect(await syncFileSystem(a)).toBe(false);
+    expect(await syncFileSystemsOf([a])).toBe(false);
     expect(await canSyncFileSystem(a), 'checkpoints then sync file by file').toBe(false);
   });
 });

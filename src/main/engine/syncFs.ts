@@ -32,17 +32,6 @@ function syncfsHonoured(path: string): boolean {
   }
 }
 
-/**
- * One syncfs(2) of the file system that holds `path`: every file and folder entry written there so far is on disk
- * when it returns true. Through GNU coreutils' `sync -f` (Node has no syncfs binding); false where that is not
- * available (macOS, Windows, BusyBox) or not trusted (SYNCFS_FILE_SYSTEMS, RETRACE_SYNCFS=0), and then the caller
- * syncs what it wrote file by file. Never blocks the event loop: a long-lived host (the hook server, the app)
- * keeps answering while the disk catches up.
- */
-export function syncFileSystem(path: string): Promise<boolean> {
-  return syncFileSystemsOf([path]);
-}
-
 let syncfsRuns: Promise<boolean> | undefined;
 
 /**
@@ -59,9 +48,12 @@ export async function canSyncFileSystem(path: string): Promise<boolean> {
 }
 
 /**
- * syncFileSystem for every file system the given folders are on (one syncfs each, all from one `sync -f`
- * process), without blocking the event loop while the disk flushes. A folder that is gone is skipped (its
- * removal is an entry of its parent). False when any of them cannot be synced so: the caller syncs file by file.
+ * One syncfs(2) of each file system the given folders are on: every file and folder entry written there so far is
+ * on disk when it returns true. All from one `sync -f` process (GNU coreutils; Node has no syncfs binding), without
+ * blocking the event loop while the disk flushes: a long-lived host (the hook server, the app) keeps answering. A
+ * folder that is gone is skipped (its removal is an entry of its parent). False where `sync -f` is not available
+ * (macOS, Windows, BusyBox) or a file system is not trusted (SYNCFS_FILE_SYSTEMS, RETRACE_SYNCFS=0): the caller then
+ * syncs what it wrote file by file.
  */
 export async function syncFileSystemsOf(folders: Iterable<string>): Promise<boolean> {
   if (process.platform !== 'linux') return false;

@@ -3,7 +3,7 @@ import { closeSync, existsSync, openSync, promises as fs, renameSync, writeSync 
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { mkdirPrivate, mkdirPrivateSync, PRIVATE_READONLY_MODE } from '../privateFs';
-import { syncDir, syncFileSystem, syncRound } from '../syncFs';
+import { syncDir, syncFileSystemsOf, syncRound } from '../syncFs';
 
 /**
  * Objects written straight into the object store, the way git stores a loose object: the zlib-deflated
@@ -111,7 +111,7 @@ export function writeLooseObjectSync(gitDir: string, type: string, body: Buffer)
  * the repository's file system instead of two fsyncs per object; where that is not available, syncLooseObjects.
  */
 export async function syncObjects(gitDir: string, ids: Iterable<string>): Promise<void> {
-  if (!(await syncFileSystem(path.join(gitDir, 'objects')))) await syncLooseObjects(gitDir, ids);
+  if (!(await syncFileSystemsOf([path.join(gitDir, 'objects')]))) await syncLooseObjects(gitDir, ids);
 }
 
 /** Where loose objects live: each one's file and its folder (what makes it durable: syncRound in syncFs.ts). */

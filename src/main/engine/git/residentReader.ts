@@ -25,33 +25,13 @@ export class ResidentReader {
   ) {}
 
   /** The object, or null when the repository does not have it. */
-  async read(id: string): Promise<GitObject | null> {
-    const reader = this.current();
-    try {
-      return await reader.read(id);
-    } catch (e) {
-      // A reader that died (killed, or its process gone with a replaced pack) is replaced once; reads that were
-      // in flight together all retry on the one replacement.
-      if (reader.usable) throw e;
-      if (this.reader === reader) this.reader = null;
-      return await this.current().read(id);
-    } finally {
-      this.armIdle();
-    }
+  read(id: string): Promise<GitObject | null> {
+    return this.ask('reader', (r) => r.read(id));
   }
 
   /** The object's type and size without its content (`--batch-check`), or null when it is missing. */
-  async info(id: string): Promise<ObjectInfo | null> {
-    const checker = this.currentChecker();
-    try {
-      return await checker.info(id);
-    } catch (e) {
-      if (checker.usable) throw e;
-      if (this.checker === checker) this.checker = null;
-      return await this.currentChecker().info(id);
-    } finally {
-      this.armIdle();
-    }
+  info(id: string): Promise<ObjectInfo | null> {
+    return this.ask('checker', (r) => r.info(id));
   }
 
   async type(id: string): Promise<ObjectType | null> {
@@ -69,17 +49,32 @@ export class ResidentReader {
     return this.reader;
   }
 
-  private current(): ObjectReader {
-    this.closed = false;
-    if (!this.reader || !this.reader.usable) this.reader = ObjectReader.open(this.git, { resident: true });
-    return this.reader;
+  /**
+   * One request to the process in `slot`. A process that died (killed, or gone with a replaced pack) is replaced
+   * once; requests that were in flight together all retry on the one replacement.
+   */
+  private async ask<T>(slot: 'reader' | 'checker', request: (r: ObjectReader) => Promise<T>): Promise<T> {
+    const proc = this.live(slot);
+    try {
+      return await request(proc);
+    } catch (e) {
+      if (proc.usable) throw e;
+      if (this[slot] === proc) this[slot] = null;
+      return await request(this.live(slot));
+    } finally {
+      this.armIdle();
+    }
   }
 
-  private currentChecker(): ObjectReader {
+  /** The process in `slot`, opened when there is none or it can no longer be used. */
+  private live(slot: 'reader' | 'checker'): ObjectReader {
     this.closed = false;
-    if (!this.checker || !this.checker.usable)
-      this.checker = ObjectReader.open(this.git, { resident: true, check: true });
-    return this.checker;
+    const proc = this[slot];
+    if (proc?.usable) return proc;
+    return (this[slot] = ObjectReader.open(this.git, {
+      resident: true,
+      ...(slot === 'checker' ? { check: true } : {}),
+    }));
   }
 
   private armIdle(): void {

@@ -90,8 +90,9 @@ export class ShadowRepo {
     this.gitDir = git.gitDir;
     this.doctor = new ShadowDoctor(this.gitDir, ws.root, ws.dir);
     this.objects = new ResidentReader(git);
-    this.differ = ResidentDiffTree.available() ? new ResidentDiffTree(git, FILE_CHANGES) : null;
-    this.rawDiffer = ResidentDiffTree.available() ? new ResidentDiffTree(git, RAW_CHANGES) : null;
+    const resident = ResidentDiffTree.available();
+    this.differ = resident ? new ResidentDiffTree(git, FILE_CHANGES) : null;
+    this.rawDiffer = resident ? new ResidentDiffTree(git, RAW_CHANGES) : null;
     // A commit this process wrote or peeled is a commit: reading or moving a ref to it asks cat-file nothing.
     this.refs = new LooseRefs(this.gitDir, {
       type: (id) => (this.knownCommit(id) ? Promise.resolve('commit') : this.objects.type(id)),
