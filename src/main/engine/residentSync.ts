@@ -7,6 +7,7 @@
  * answers false, and the caller starts `sync -f` itself (syncFs.ts).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { holdEventLoop } from './residentProcess';
 
 const IDLE_CLOSE_MS = 30_000;
 
@@ -30,7 +31,7 @@ class ResidentSyncer {
     const child = this.current();
     if (!child) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
-      if (this.pending.length === 0) hold(child, true);
+      if (this.pending.length === 0) holdEventLoop(child, true);
       this.pending.push(resolve);
       child.stdin.write(p + '\n');
     }).finally(() => this.armIdle());
@@ -56,7 +57,7 @@ class ResidentSyncer {
     };
     child.on('error', gone);
     child.on('close', gone);
-    hold(child, false);
+    holdEventLoop(child, false);
     return child;
   }
 
@@ -66,7 +67,7 @@ class ResidentSyncer {
       const line = this.out.slice(0, nl);
       this.out = this.out.slice(nl + 1);
       this.pending.shift()?.(line === '0');
-      if (this.pending.length === 0 && this.child) hold(this.child, false);
+      if (this.pending.length === 0 && this.child) holdEventLoop(this.child, false);
     }
   }
 
@@ -82,13 +83,6 @@ class ResidentSyncer {
     this.child?.stdin.end();
     this.child = null;
   }
-}
-
-/** The process keeps Node's event loop alive only while an answer is awaited. */
-function hold(child: ChildProcessWithoutNullStreams, busy: boolean): void {
-  for (const h of [child, child.stdin, child.stdout, child.stderr] as { ref(): void; unref(): void }[])
-    if (busy) h.ref();
-    else h.unref();
 }
 
 const syncer = new ResidentSyncer();

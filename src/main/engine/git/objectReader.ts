@@ -1,6 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { GitError, spawnFailure } from './errors';
 import type { GitRunner } from './runner';
+import { holdEventLoop } from '../residentProcess';
 
 export interface GitObject {
   type: string;
@@ -62,7 +63,7 @@ export class ObjectReader {
           ),
         );
     });
-    if (resident) this.hold(false);
+    if (resident) holdEventLoop(this.child, false);
   }
 
   static open(git: GitRunner, opts: { resident?: boolean; check?: boolean } = {}): ObjectReader {
@@ -95,7 +96,7 @@ export class ObjectReader {
       return Promise.reject(new GitError('failed', 'git cat-file --batch has ended', ['cat-file'], null, ''));
     if (!/^[0-9a-f]{40}$/.test(id)) return Promise.reject(new Error(`not an object id: ${id}`));
     return new Promise((resolve, reject) => {
-      if (this.resident && this.pending.length === 0) this.hold(true);
+      if (this.resident && this.pending.length === 0) holdEventLoop(this.child, true);
       this.pending.push({ resolve, reject });
       this.child.stdin.write(id + '\n');
     });
@@ -109,16 +110,6 @@ export class ObjectReader {
   /** Stop the process now (tests: a reader that died under its owner). */
   kill(): void {
     this.child.kill('SIGKILL');
-  }
-
-  /** A resident reader keeps Node's event loop alive only while an answer is awaited. */
-  private hold(busy: boolean): void {
-    for (const h of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as {
-      ref(): void;
-      unref(): void;
-    }[])
-      if (busy) h.ref();
-      else h.unref();
   }
 
   private onData(chunk: Buffer): void {
@@ -147,7 +138,7 @@ export class ObjectReader {
 
   private settled(): Pending {
     const p = this.pending.shift()!;
-    if (this.resident && this.pending.length === 0) this.hold(false);
+    if (this.resident && this.pending.length === 0) holdEventLoop(this.child, false);
     return p;
   }
 }

@@ -6,6 +6,7 @@ import { DIFF_FILES_ARGS, parseDiffFiles, parseRawChanges, RAW_CHANGES_ARGS, typ
 import { GitError } from './errors';
 import { EMPTY_TREE } from './objects';
 import type { GitRunner } from './runner';
+import { holdEventLoop } from '../residentProcess';
 
 /** An idle process is stopped after this long. */
 const IDLE_CLOSE_MS = 30_000;
@@ -66,7 +67,7 @@ export class ResidentDiffTree<T> {
       return Promise.reject(new Error(`not tree ids: ${a} ${b}`));
     const child = this.current();
     return new Promise<T>((resolve, reject) => {
-      if (this.pending.length === 0) hold(child, true);
+      if (this.pending.length === 0) holdEventLoop(child, true);
       this.pending.push({ header: Buffer.from(`${a} ${b}\n`, 'latin1'), resolve, reject });
       child.stdin.write(`${a} ${b}\n${EMPTY_TREE} ${EMPTY_TREE}\n`);
     }).finally(() => this.armIdle());
@@ -98,7 +99,7 @@ export class ResidentDiffTree<T> {
       new GitError('failed', `git diff-tree --stdin ${detail}`, args, code, Buffer.concat(stderr).toString());
     child.on('error', (e) => this.stop(child, failed(`could not start: ${e.message}`, null)));
     child.on('close', (code) => this.stop(child, failed(`exited (${code ?? 'signal'})`, code)));
-    hold(child, false);
+    holdEventLoop(child, false);
     return child;
   }
 
@@ -136,7 +137,7 @@ export class ResidentDiffTree<T> {
       this.len -= rest;
       this.walked = 0;
       this.pending.shift();
-      if (this.pending.length === 0) hold(child, false);
+      if (this.pending.length === 0) holdEventLoop(child, false);
       try {
         head.resolve(this.answer.parse(text));
       } catch (e) {
@@ -235,11 +236,4 @@ function statusLetter(meta: Buffer): string {
 
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
-}
-
-/** An idle resident process never keeps Node alive (a CLI run exits when its work is done). */
-function hold(child: ChildProcessWithoutNullStreams, busy: boolean): void {
-  for (const h of [child, child.stdin, child.stdout, child.stderr] as { ref(): void; unref(): void }[])
-    if (busy) h.ref();
-    else h.unref();
 }
