@@ -63,6 +63,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   /** What the plan already read (codeTree's entries, blob sizes): the apply need not ask git again. */
   let known: Pick<ApplyOptions, 'entries' | 'blobSizes'> = {};
   let codeTree: string | null = typeof t.codeTree === 'function' ? null : t.codeTree;
+  /** Once the files are in place, the shadow index takes them too (stageRestored.ts): the next snapshot is cheap. */
+  let stageApplied: (() => Promise<boolean>) | undefined;
   if (t.codeTree) {
     for (let attempt = 1; ; attempt++) {
       const startedNs = nowNs();
@@ -85,7 +87,9 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       const writes = plan.steps.filter((s) => s.action === 'write' && s.blob).map((s) => s.blob!);
       const sizes = await step('sizes', () => shadow.blobSizes(writes));
       await step('freeSpace', () => assertFreeSpace(ctx.ws.root, sizes));
-      known = { entries: plan.entries, blobSizes: new Map(writes.map((id, i) => [id, sizes[i]!])) };
+      const blobSizes = new Map(writes.map((id, i) => [id, sizes[i]!]));
+      known = { entries: plan.entries, blobSizes };
+      stageApplied = () => shadow.stageRestored(snap.tree, plan.steps, blobSizes);
       const modes = await step('modes', () => captureModes(ctx.ws.root, planned));
       // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
       const parent = await shadow.readRef(sessionRef(t.target.session));
@@ -137,7 +141,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
         await shadow.applyPaths(codeTree, planned.slice(0, Math.ceil(planned.length / 2)), opts);
         fault('restore:mid-apply');
       }
-      changed = await step('apply', () => shadow.applyPaths(codeTree, planned, opts));
+      const alongside = stageApplied ? { alongsideSettle: stageApplied } : {};
+      changed = await step('apply', () => shadow.applyPaths(codeTree, planned, { ...opts, ...alongside }));
       // An undo puts back the exact bits and the folders the undone restore found (git knows only 644/755).
       const modes = t.undoOf ? await loadModes(ctx.ws.dir, t.undoOf) : null;
       if (modes) await step('reapplyModes', () => reapplyModes(ctx.ws.root, modes, changed));

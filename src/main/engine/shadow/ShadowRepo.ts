@@ -28,7 +28,8 @@ import { assertLockHeld, holdsLock } from '../lock';
 import { mkdirPrivate, writeFilePrivate } from '../privateFs';
 import type { WorkspaceRef } from '../workspace';
 import { looksLikeCorruption, ShadowDoctor } from './repair';
-import { applyPaths, planRestore, type ApplyOptions, type RestorePlan } from './restore';
+import { applyPaths, planRestore, type ApplyOptions, type RestorePlan, type RestoreStep } from './restore';
+import { stageRestored } from './stageRestored';
 import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
 import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress, type SnapshotResult } from './snapshot';
@@ -445,6 +446,19 @@ export class ShadowRepo {
         ...opts,
       }),
     );
+  }
+
+  /**
+   * What a restore from `fromTree` (its safety snapshot) just wrote, staged into the shadow index so that the next
+   * snapshot need not hash it again (stageRestored.ts). False when it is left to the next full scan; never throws.
+   */
+  stageRestored(
+    fromTree: string,
+    steps: readonly RestoreStep[],
+    blobSizes: ReadonlyMap<string, number>,
+  ): Promise<boolean> {
+    const input = { git: this.git, root: this.ws.root, fromTree, steps, blobSizes, sizeCap: this.sizeCap };
+    return stageRestored({ ...input, caseInsensitive: this.ws.caseInsensitive }).catch(() => false);
   }
 
   /** path → blob id of the files and symlinks among `paths` in a commit or tree (folders and absent paths left out). */

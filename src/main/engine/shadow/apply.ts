@@ -53,6 +53,11 @@ export interface ApplyOptions {
   blobSizes?: ReadonlyMap<string, number>;
   /** The repository's resident reader (ShadowRepo's): contents and sizes through it, no git process per apply. */
   objects?: Pick<ResidentReader, 'read' | 'info'>;
+  /**
+   * Work to run once every file is in place, alongside the final settle (its checks, drops and sync are mostly
+   * waits on the disk): a restore stages what it wrote into the shadow index (stageRestored.ts). Must not throw.
+   */
+  alongsideSettle?: () => Promise<unknown>;
 }
 
 type Done =
@@ -411,7 +416,7 @@ export async function applyPaths(
   const respelled = new Set<string>();
   try {
     await applyAll(git, run, root, tree, unique, entries, respelled);
-    await step('apply.settle', () => run.settle());
+    await step('apply.settle', () => settleAlongside(run, opts.alongsideSettle));
   } catch (e) {
     const problems = await run.undo();
     const err = fsError(e);
@@ -422,6 +427,12 @@ export async function applyPaths(
   const changed = new Set<string>(respelled);
   for (const d of run.done) if (d.kind !== 'mkdir' && d.kind !== 'rmdir') changed.add(d.rel);
   return [...changed].sort(cmp);
+}
+
+/** The final settle, with `alongside` running meanwhile; both finished before anything else (an undo) runs. */
+async function settleAlongside(run: ApplyRun, alongside: (() => Promise<unknown>) | undefined): Promise<void> {
+  const [settled] = await Promise.allSettled([run.settle(), alongside?.()]);
+  if (settled.status === 'rejected') throw settled.reason;
 }
 
 /**

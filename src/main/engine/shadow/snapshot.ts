@@ -209,7 +209,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<SnapshotResult> {
         if (e instanceof RetraceError) throw e;
         await addToIndex(git, toAdd.sort());
       });
-    } else {
+    } else if (toAdd.length > 0) {
       await step('add', () => addToIndex(git, toAdd.sort()));
     }
   } catch (e) {

@@ -202,6 +202,24 @@ export async function recordScan(
 }
 
 /**
+ * Record the index a restore staged its files into (stageRestored.ts): it holds `tree`, so a full scan that stages
+ * nothing needs no write-tree. The rules are those `before` was settled on (the restore writes no rule file, and
+ * the caller holds the writer lock); the full scan stays forced (lastFullAt 0), so the warm path waits for it.
+ */
+export async function recordRestoredIndex(gitDir: string, before: ScanCheck, tree: string): Promise<boolean> {
+  if (!before.settled || !before.state) return false;
+  await writeState(gitDir, {
+    ...before.state,
+    lastFullAt: 0,
+    warmSinceFull: 0,
+    index: await indexChecksum(gitDir),
+    tree,
+    indexTree: tree,
+  });
+  return true;
+}
+
+/**
  * Whether a background full scan should refresh the warm base now: the state is settled, was not forced to a
  * full scan (a restore wrote into the folder: the next call's own full scan must see what it wrote, and a scan
  * running alongside it could adopt half of it), and the warm limits are half used.
