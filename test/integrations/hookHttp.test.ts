@@ -5,6 +5,7 @@
  * starts is killed.
  */
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -183,6 +184,40 @@ describe('HTTP hooks', () => {
     // And the right secret is then taken: the refusals did not break the server.
     expect((await post(config, body)).status).toBe(200);
     expect((await recorded(t)).length).toBe(before.length + 1);
+  });
+
+  it('keeps the connection for the next call, and closes it after a refusal', async () => {
+    const t = turn();
+    await t.command(PROMPT);
+    const { config } = await httpUp(t.home);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const call = (headers: Record<string, string>) =>
+      new Promise<{ status: number; reused: boolean; close: boolean }>((resolve, reject) => {
+        const req = http.request(
+          { host: '127.0.0.1', port: config.port, path: '/hook/claude-code', method: 'POST', agent, headers },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, reused: req.reusedSocket, close: res.headers.connection === 'close' }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(t.payload(BASH));
+      });
+    const ok = { 'content-type': 'application/json', [SECRET_HEADER]: config.secret };
+    try {
+      expect(await call(ok)).toEqual({ status: 200, reused: false, close: false });
+      expect(await call(ok)).toEqual({ status: 200, reused: true, close: false });
+      expect(await call({ ...ok, [SECRET_HEADER]: 'f'.repeat(64) })).toEqual({
+        status: 403,
+        reused: true,
+        close: true,
+      });
+      expect(await call(ok)).toEqual({ status: 200, reused: false, close: false });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('a call refused while no server runs keeps its changes in the next checkpoint, and the gap is marked', async () => {

@@ -21,9 +21,7 @@ import type { GitRunner } from '../git/runner';
 import { addToIndex, writeTree } from '../git/updateIndex';
 import type { RestoreStep } from './restore';
 import { step } from '../stepTrace';
-import { checkScan, recordRestoredIndex } from './warmScope';
-
-const RULE_FILES = new Set(['.gitignore', '.retraceignore', '.gitmodules']);
+import { checkScan, isRuleFile, recordRestoredIndex } from './warmScope';
 
 export interface StageRestoredInput {
   git: GitRunner;
@@ -53,7 +51,7 @@ function stageablePaths(input: StageRestoredInput): string[] | null {
   if (input.caseInsensitive || input.steps.length === 0) return null;
   const paths: string[] = [];
   for (const s of input.steps) {
-    if (RULE_FILES.has(s.path.slice(s.path.lastIndexOf('/') + 1))) return null;
+    if (isRuleFile(s.path)) return null;
     if (s.blob && (input.blobSizes.get(s.blob) ?? Infinity) > input.sizeCap) return null;
     if (s.was === undefined) continue; // new to the index: the full scan judges it with the rules
     const kind = kindOnDisk(path.join(input.root, s.path));

@@ -152,9 +152,14 @@ export function warmScope(
   return [...new Set(hintPaths)].sort();
 }
 
+/** A file whose change changes what the ignore rules say (its change needs a full scan and its sweep). */
+export function isRuleFile(p: string): boolean {
+  return RULE_FILES.has(p.slice(p.lastIndexOf('/') + 1));
+}
+
 /** A path a warm snapshot may judge alone: plain, outside any .git, not an ignore-rules file. */
 export function warmHintOk(p: string): boolean {
-  return isPlainRelative(p) && !hasGitSegment(p) && !RULE_FILES.has(p.slice(p.lastIndexOf('/') + 1));
+  return isPlainRelative(p) && !hasGitSegment(p) && !isRuleFile(p);
 }
 
 /** The last snapshot's tree, when the state is settled: the base of a warm snapshot. */
