@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shadowConfig } from '../../src/main/engine/git/runner';
+import { MAX_PATHS } from '../../src/main/engine/shadow/scanEdit';
 import { CLI_BIN, cleanupTempDirs, cliEnv, cliJson, makeWorkspace, tempDir, tempHome } from '../helpers/index';
 
 afterAll(cleanupTempDirs);
@@ -90,6 +91,37 @@ function syncDone(lines: string[], start: number): number {
   return lines.findIndex((l, i) => i > start && l.startsWith(`${pid} `) && /<\.\.\. (fsync|syncfs) resumed>/.test(l));
 }
 
+/**
+ * Objects written by hand (treeEdit.ts's blobs and trees, synced together by their names once written; the
+ * commit, synced as tmp_obj_<12 hex> before its rename — git names its own with 6 letters) and the journal: each
+ * object's file is synced, then its folder, all before the log line that names them, in one round (a warm hook
+ * call, a full scan that edits the index's tree).
+ */
+function expectHandSyncedBefore(calls: string[], logSync: number): void {
+  // Either way (syncfs or not): by name in one round, measured faster than one syncfs under load, which also
+  // flushes everyone else's writes (record.ts: gitUnsynced only when git wrote them).
+  const handFile =
+    /fsync\(\d+<[^>]*\/shadow\.git\/objects\/([0-9a-f]{2})\/(?:tmp_obj_[0-9a-f]{12}|[0-9a-f]{38})>(?:\)| <unfinished)/;
+  const synced = calls.flatMap((c, i) => {
+    const m = handFile.exec(c);
+    return m ? [{ i, dir: m[1]! }] : [];
+  });
+  // strace splits a call that overlaps another thread's: `fsync(N<path> <unfinished ...>`.
+  expect(synced.length, calls.filter((c) => c.includes('fsync')).join('\n')).toBeGreaterThanOrEqual(4);
+  for (const { i, dir } of synced) {
+    expect(i).toBeLessThan(logSync);
+    const folder = calls.findIndex(
+      (c, j) => j > i && new RegExp(`fsync\\(\\d+<[^>]*/shadow\\.git/objects/${dir}>(?:\\)| <unfinished)`).test(c),
+    );
+    expect(folder, `the folder objects/${dir} is synced after its object`).toBeGreaterThan(i);
+    expect(folder).toBeLessThan(logSync);
+  }
+  // The journal is made durable in the same round as the objects (issue 15), still before the log line.
+  const journalSync = firstIndex(calls, /fsync\(\d+<[^>]*\/journal\.json\.\d+\.tmp>(?:\)| <unfinished)/);
+  expect(journalSync, calls.join('\n')).toBeGreaterThanOrEqual(0);
+  expect(journalSync).toBeLessThan(logSync);
+}
+
 const lastIndex = (lines: string[], re: RegExp): number => lines.map((l) => re.test(l)).lastIndexOf(true);
 const firstIndex = (lines: string[], re: RegExp): number => lines.findIndex((l) => re.test(l));
 
@@ -108,7 +140,8 @@ describe('durability order: objects and refs before the log line (issue 10 item 
     const home = tempHome();
     await cliJson(['checkpoint', '--session', 's'], { home, cwd: root });
     writeFileSync(join(root, 'a.txt'), 'two\n');
-    writeFileSync(join(root, 'src/c.txt'), 'new\n');
+    // More changes than a full scan edits into the index's tree (scanEdit.ts): git stages them and writes the tree.
+    for (let i = 0; i <= MAX_PATHS; i++) writeFileSync(join(root, `src/c${i}.txt`), `new ${i}\n`);
     const calls = traced(['checkpoint', '--session', 's'], { home, cwd: root, env: m.env });
     const logSync = firstIndex(calls, /fsync\(\d+<[^>]*\/sessions\/s\.jsonl>\)/);
     expect(logSync, calls.join('\n')).toBeGreaterThan(0);
@@ -126,6 +159,24 @@ describe('durability order: objects and refs before the log line (issue 10 item 
     // The ref that names the checkpoint is synced too, after the line (publish: commit → log line → ref).
     expect(firstIndex(calls, /fsync\(\d+<[^>]*refs\/retrace\/sessions\/s\.lock>\)/)).toBeGreaterThan(logSync);
   });
+
+  it.each(SYNC_MODES)(
+    'a checkpoint whose full scan finds few changes syncs the objects it writes by hand, and their folder ($mode)',
+    async (m) => {
+      if (m.skip) return; // skipped: strace (or, for syncfs, `sync -f`) is not available here
+      const root = makeWorkspace({ 'a.txt': 'one\n', 'src/b.txt': 'bee\n' });
+      const home = tempHome();
+      await cliJson(['checkpoint', '--session', 's'], { home, cwd: root });
+      writeFileSync(join(root, 'a.txt'), 'two\n');
+      writeFileSync(join(root, 'src/c.txt'), 'new\n');
+      const calls = traced(['checkpoint', '--session', 's'], { home, cwd: root, env: m.env });
+      const logSync = firstIndex(calls, /fsync\(\d+<[^>]*\/sessions\/s\.jsonl>\)/);
+      expect(logSync, calls.join('\n')).toBeGreaterThan(0);
+      expectHandSyncedBefore(calls, logSync);
+      // Git neither staged nor wrote a tree: the shadow index was not rewritten (git renames index.lock over it).
+      expect(firstIndex(calls, /rename[a-z0-9]*\(.*shadow\.git\/index\.lock/), 'the index untouched').toBe(-1);
+    },
+  );
 
   it.each(SYNC_MODES)(
     'a warm (hinted) hook checkpoint syncs the loose objects it writes by hand, and their folder ($mode)',
@@ -148,31 +199,7 @@ describe('durability order: objects and refs before the log line (issue 10 item 
       const calls = traced(['hook', 'claude-code'], { home, cwd: root, input: hook('src/b.txt'), env: m.env });
       const logSync = firstIndex(calls, new RegExp(`fsync\\(\\d+<[^>]*/sessions/${session}\\.jsonl>\\)`));
       expect(logSync, calls.join('\n')).toBeGreaterThan(0);
-      // Either way (syncfs or not), a warm call syncs its few objects by name in one round: measured faster than
-      // one syncfs under load, which also flushes everyone else's writes (record.ts, gitUnsynced only for a full scan).
-      // Objects written by hand (treeEdit.ts's blobs and trees, synced together by their names once written;
-      // the commit, synced as tmp_obj_<12 hex> before its rename — git names its own with 6 letters): each one's
-      // file is synced, then its folder, all before the log line that names them.
-      const handFile =
-        /fsync\(\d+<[^>]*\/shadow\.git\/objects\/([0-9a-f]{2})\/(?:tmp_obj_[0-9a-f]{12}|[0-9a-f]{38})>(?:\)| <unfinished)/;
-      const synced = calls.flatMap((c, i) => {
-        const m = handFile.exec(c);
-        return m ? [{ i, dir: m[1]! }] : [];
-      });
-      // strace splits a call that overlaps another thread's: `fsync(N<path> <unfinished ...>`.
-      expect(synced.length, calls.filter((c) => c.includes('fsync')).join('\n')).toBeGreaterThanOrEqual(4);
-      for (const { i, dir } of synced) {
-        expect(i).toBeLessThan(logSync);
-        const folder = calls.findIndex(
-          (c, j) => j > i && new RegExp(`fsync\\(\\d+<[^>]*/shadow\\.git/objects/${dir}>(?:\\)| <unfinished)`).test(c),
-        );
-        expect(folder, `the folder objects/${dir} is synced after its object`).toBeGreaterThan(i);
-        expect(folder).toBeLessThan(logSync);
-      }
-      // The journal is made durable in the same round as the objects (issue 15), still before the log line.
-      const journalSync = firstIndex(calls, /fsync\(\d+<[^>]*\/journal\.json\.\d+\.tmp>(?:\)| <unfinished)/);
-      expect(journalSync, calls.join('\n')).toBeGreaterThanOrEqual(0);
-      expect(journalSync).toBeLessThan(logSync);
+      expectHandSyncedBefore(calls, logSync);
     },
   );
 });

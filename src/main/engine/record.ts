@@ -98,6 +98,7 @@ export async function recordLocked(ctx: WorkspaceContext, input: RecordInput): P
         ...(input.onProgress ? { onProgress: input.onProgress } : {}),
         unsynced,
         syncLater,
+        editSmallScans: true,
       }),
     );
     notCaptured = snap.notCaptured;

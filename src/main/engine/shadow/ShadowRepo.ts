@@ -150,6 +150,8 @@ export class ShadowRepo {
        * before anything names the tree (record.ts), when the result says `gitUnsynced`.
        */
       syncLater?: boolean;
+      /** A full scan that finds few changes may edit the index's tree instead of staging them (scanEdit.ts). */
+      editSmallScans?: boolean;
     } = {},
   ): Promise<SnapshotResult> {
     if (opts.privateIndex) return this.privateSnapshot(opts.onProgress);
@@ -169,6 +171,7 @@ export class ShadowRepo {
         objects: this.objects,
         ...(opts.unsynced ? { unsynced: opts.unsynced } : {}),
         ...(opts.syncLater ? { syncLater: true } : {}),
+        ...(opts.editSmallScans ? { editSmallScans: true } : {}),
       });
       this.trees.set(snap.tree, snap.tree); // a tree is its own tree: restores and diffs pass it back
       return snap;

@@ -10,6 +10,7 @@ import { fastFirstAdd, indexIsEmpty, useFastFirst } from './fastFirstSnapshot';
 import type { LineCounts } from './lineCounts';
 import { staleSpellings } from './caseInsensitive';
 import { lstatOrNull, NameTooLong, parentChecker, timeSliced } from './diskChecks';
+import { scanThenEdit } from './scanEdit';
 import { editTree, type ObjectSource } from './treeEdit';
 import { checkScan, lastTree, recordScan, unchangedTree, warmScope } from './warmScope';
 import { walkUntrackedDirs } from './walkUntracked';
@@ -55,6 +56,11 @@ export interface SnapshotContext {
    * before anything names the tree (record.ts), told so by the result's `gitUnsynced`.
    */
   syncLater?: boolean;
+  /**
+   * A full scan that finds few changes may edit the index's tree instead of staging them (scanEdit.ts): for
+   * checkpoints. Not for a restore's safety snapshot, whose staged index the restore then builds on.
+   */
+  editSmallScans?: boolean;
 }
 
 /** A snapshot's tree; `settle`, when set, must run once the objects in `unsynced` are durable (SnapshotContext). */
@@ -114,6 +120,12 @@ export async function snapshot(ctx: SnapshotContext): Promise<SnapshotResult> {
     if (e instanceof GitError && e.kind === 'unreadable') throw new RetraceError('E_UNREADABLE', e.message);
     throw e;
   });
+
+  // Few changes found: the index's tree edited at those paths, no staging, no write-tree (scanEdit.ts).
+  if (ctx.editSmallScans) {
+    const edited = await step('scan-edit', () => scanThenEdit(ctx, scan, changes, scanStarted));
+    if (edited) return edited;
+  }
 
   const nestedDirs = changes.others.filter((p) => p.endsWith('/'));
   const untracked = changes.others.filter((p) => !p.endsWith('/'));

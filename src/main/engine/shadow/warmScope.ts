@@ -207,6 +207,21 @@ export async function recordScan(
 }
 
 /**
+ * Record a full scan whose tree was edited from the index's (scanEdit.ts): a full scan as of `started`, with the
+ * index, and so the tree it holds, left as they were (the caller held the lock on a settled state).
+ */
+export async function recordScanEdit(gitDir: string, check: ScanCheck, started: number, tree: string): Promise<void> {
+  if (!check.state) return;
+  await writeState(gitDir, {
+    ...check.state,
+    lastFullAt: started,
+    warmSinceFull: 0,
+    tree,
+    indexTree: check.state.indexTree ?? check.state.tree,
+  });
+}
+
+/**
  * Record the index a restore staged its files into (stageRestored.ts): it holds `tree`, so a full scan that stages
  * nothing needs no write-tree. The rules are those `before` was settled on (the restore writes no rule file, and
  * the caller holds the writer lock); the full scan stays forced (lastFullAt 0), so the warm path waits for it.
