@@ -4,7 +4,7 @@
  * transaction's steps timed (stepTrace.ts) and raw git's `read-tree -m -u` + `checkout-index -a -f` interleaved
  * on a second copy for the ratio.
  *
- *   npx tsx bench/restoreProfile.ts --files 1000 --runs 7
+ *   npx tsx bench/restoreProfile.ts --files 1000 --runs 7 [--ab RETRACE_FAST_PATHS=0] [--cpu-prof FILE]
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,23 +78,30 @@ async function main(): Promise<void> {
     session.connect();
     await new Promise((r) => session.post('Profiler.enable', () => session.post('Profiler.start', r)));
   }
-  // --ab-syncfs: every other round with RETRACE_SYNCFS=0 (per-file fsync), timed apart ("restore/per-file").
-  const ab = process.argv.includes('--ab-syncfs');
-  if (ab) for (const k of ['restore/per-file', 'undo/per-file']) times[k] = [];
+  // --ab NAME=VALUE: every other round with that variable set (RETRACE_SYNCFS=0: per-file fsyncs;
+  // RETRACE_FAST_PATHS=0: no staging of what a restore wrote), timed apart as "restore/NAME=VALUE".
+  const abSpec = process.argv.includes('--ab') ? arg('--ab', '') : '';
+  const [abName, abValue] = abSpec.split('=') as [string, string | undefined];
+  const ab = abSpec !== '';
+  const other = ab ? `/${abSpec}` : '';
+  if (ab) for (const k of ['restore', 'undo']) times[k + other] = [];
   for (let i = 0; i <= RUNS; i++) {
-    const perFile = ab && i % 2 === 1;
-    if (ab) process.env.RETRACE_SYNCFS = perFile ? '0' : '';
+    const varied = ab && i % 2 === 1;
+    if (ab) {
+      if (varied) process.env[abName] = abValue ?? '';
+      else delete process.env[abName];
+    }
     const head = gitCommits[gitCommits.length - 1]!;
     await timed('git-restore', () => {
       git('read-tree', '-m', '-u', gitCommits[0]!);
       git('checkout-index', '-a', '-f');
     });
-    const rs = await timed(perFile ? 'restore/per-file' : 'restore', () => client.restore(target));
+    const rs = await timed(varied ? `restore${other}` : 'restore', () => client.restore(target));
     await timed('git-undo', () => {
       git('read-tree', '-m', '-u', head);
       git('checkout-index', '-a', '-f');
     });
-    const us = await timed(perFile ? 'undo/per-file' : 'undo', () => client.undo());
+    const us = await timed(varied ? `undo${other}` : 'undo', () => client.undo());
     for (const [op, s] of [
       ['restore', rs],
       ['undo', us],

@@ -14,6 +14,7 @@
  * Left to the next full scan, which judges them with the ignore rules and the size cap: paths the snapshot had
  * no entry for (a restored file that is new to the index), ignore-rule files (their change needs the sweep),
  * anything that is now neither a file nor a link nor absent, and case-insensitive folders (respelled names).
+ * RETRACE_FAST_PATHS=0 turns it off with the other fast paths.
  */
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
@@ -48,7 +49,7 @@ export async function stageRestored(input: StageRestoredInput): Promise<boolean>
 
 /** The restored paths the index already tracks, sorted; null when the restore is one to leave to a full scan. */
 function stageablePaths(input: StageRestoredInput): string[] | null {
-  if (input.caseInsensitive || input.steps.length === 0) return null;
+  if (input.caseInsensitive || input.steps.length === 0 || process.env.RETRACE_FAST_PATHS === '0') return null;
   const paths: string[] = [];
   for (const s of input.steps) {
     if (isRuleFile(s.path)) return null;
