@@ -211,13 +211,17 @@ export async function recordScan(
  * index, and so the tree it holds, left as they were (the caller held the lock on a settled state).
  */
 export async function recordScanEdit(gitDir: string, check: ScanCheck, started: number, tree: string): Promise<void> {
-  if (!check.state) return;
-  await writeState(gitDir, {
-    ...check.state,
+  if (check.state) await writeFullScanBase(gitDir, check.state, started, tree);
+}
+
+/** `tree` as the base of the next warm snapshot, as if a full scan began at `started`; the index is left as it was. */
+function writeFullScanBase(gitDir: string, state: ScanState, started: number, tree: string): Promise<void> {
+  return writeState(gitDir, {
+    ...state,
     lastFullAt: started,
     warmSinceFull: 0,
     tree,
-    indexTree: check.state.indexTree ?? check.state.tree,
+    indexTree: state.indexTree ?? state.tree,
   });
 }
 
@@ -260,13 +264,7 @@ export async function adoptFullScan(gitDir: string, before: string, started: num
   if ((await readStateText(gitDir)) !== before) return false;
   const check = await checkScan(gitDir);
   if (!check.settled || !check.state || check.state.lastFullAt === 0) return false;
-  await writeState(gitDir, {
-    ...check.state,
-    lastFullAt: started,
-    warmSinceFull: 0,
-    tree,
-    indexTree: check.state.indexTree ?? check.state.tree,
-  });
+  await writeFullScanBase(gitDir, check.state, started, tree);
   return true;
 }
 
