@@ -9,7 +9,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blobId, cleanupTempDirs, makeWorkspace, tempHome } from '../../../test/helpers';
 import { acquireLock } from './lock';
-import { GC_PRUNE_EXPIRE, MAINTENANCE_EVERY, maybeScheduleMaintenance, packingFor } from './maintenance';
+import {
+  GC_PRUNE_EXPIRE,
+  MAINTENANCE_EVERY,
+  maybeScheduleMaintenance,
+  packingFor,
+  setMaintenanceScheduler,
+} from './maintenance';
 import { measureStorage } from './storage/measure';
 import { resolveWorkspace } from './workspace';
 import { WorkspaceEngine } from './workspaceEngine';
@@ -79,13 +85,20 @@ describe('maintenance', () => {
     const root = makeWorkspace(files);
     const ws = await resolveWorkspace(root, { dataHome: tempHome() });
     const engine = new WorkspaceEngine(ws);
-    const first = await engine.checkpoint({ session: 's', text: 'c0' });
-    const shadow = await engine.shadow();
-    await engine.write(() => shadow.gc(GC_PRUNE_EXPIRE)); // the first snapshot packed, as a large first one is
-    for (let i = 1; i <= 30; i++) {
-      for (let k = 0; k < 4; k++) appendFileSync(path.join(root, `src/f${rand(60)}.txt`), `edit ${i}.${k}\n`);
-      await engine.checkpoint({ session: 's', text: `c${i}` });
+    // The looks the checkpoints schedule (every 20th, and one in 50 by chance) would race the run measured below.
+    const scheduled = setMaintenanceScheduler(() => {});
+    let first;
+    try {
+      first = await engine.checkpoint({ session: 's', text: 'c0' });
+      await engine.write(async () => (await engine.shadow()).gc(GC_PRUNE_EXPIRE)); // packed, as a large first one is
+      for (let i = 1; i <= 30; i++) {
+        for (let k = 0; k < 4; k++) appendFileSync(path.join(root, `src/f${rand(60)}.txt`), `edit ${i}.${k}\n`);
+        await engine.checkpoint({ session: 's', text: `c${i}` });
+      }
+    } finally {
+      setMaintenanceScheduler(scheduled);
     }
+    const shadow = await engine.shadow();
     const counts = await shadow.objectCounts();
     expect(counts.loose).toBeLessThan(2_000); // the count rule alone would leave them loose
     expect(packingFor(counts)).toBe('gc');

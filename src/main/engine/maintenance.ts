@@ -147,9 +147,14 @@ const inProcess: MaintenanceScheduler = (ws, run) => {
 
 let scheduler: MaintenanceScheduler = inProcess;
 
-/** The one-shot CLI exits as soon as its command is done: it sets a scheduler that starts a detached process. */
-export function setMaintenanceScheduler(s: MaintenanceScheduler): void {
+/**
+ * The one-shot CLI exits as soon as its command is done: it sets a scheduler that starts a detached process.
+ * Returns the one it replaces (a test holds scheduled runs back and puts it back).
+ */
+export function setMaintenanceScheduler(s: MaintenanceScheduler): MaintenanceScheduler {
+  const was = scheduler;
   scheduler = s;
+  return was;
 }
 
 /**
