@@ -4,6 +4,8 @@
  * moment. Without RETRACE_TEST_FAULTS=1 this is inert. Names are stable: the fault suite iterates FAULT_STEPS.
  */
 export const FAULT_STEPS = [
+  // the writer lock: its content written beside the lock file, not yet linked into place
+  'lock:staged',
   // checkpoint (`checkpoint`, `message --checkpoint`, hooks): snapshot → commit → journal → append → update ref → clear
   'checkpoint:after-snapshot',
   'checkpoint:after-commit',
@@ -33,6 +35,7 @@ export const FAULT_STEPS = [
 export const FAULT_STEP_OPS: Readonly<
   Record<(typeof FAULT_STEPS)[number], readonly ('checkpoint' | 'restore' | 'undo' | 'recovery')[]>
 > = {
+  'lock:staged': ['checkpoint'],
   'checkpoint:after-snapshot': ['checkpoint'],
   'checkpoint:after-commit': ['checkpoint'],
   'checkpoint:after-journal': ['checkpoint'],

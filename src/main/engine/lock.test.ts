@@ -257,4 +257,24 @@ describe('workspace lock (I6)', () => {
     expect(order).toEqual(['+a', '-a', '+b', '-b', '+c', '-c']);
     await expect(fs.access(lockPath(w))).rejects.toThrow();
   });
+
+  it('a writer killed while taking the lock leaves no lock, only a staged copy the next writer removes', async () => {
+    const w = ws();
+    await fs.mkdir(w.dir, { recursive: true });
+    // A dead process's staged content (its pid is gone) and a live process's own (this test's pid).
+    const dead = spawn(process.execPath, ['-e', '']);
+    await exited(dead);
+    const deadStaged = `${lockPath(w)}.staged-${dead.pid}`;
+    const liveStaged = `${lockPath(w)}.staged-${process.ppid}`;
+    await fs.writeFile(deadStaged, '{"pid":1}\n');
+    await fs.writeFile(liveStaged, '{"pid":1}\n');
+    const lock = await acquireLock(w, { waitMs: 1000 });
+    expect(lock.recovered.map((r) => r.kind)).toEqual(['stale-lock-removed']);
+    await expect(fs.access(deadStaged)).rejects.toThrow();
+    await fs.access(liveStaged);
+    // What is in place names its holder from the first moment it exists; its own staged copy is gone.
+    expect(JSON.parse(await fs.readFile(lockPath(w), 'utf8'))).toMatchObject({ pid: process.pid });
+    expect((await fs.readdir(w.dir)).filter((n) => n.includes(`staged-${process.pid}`))).toEqual([]);
+    await lock.release();
+  });
 });

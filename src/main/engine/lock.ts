@@ -1,16 +1,26 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { closeSync, type Dirent, promises as fs, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  type Dirent,
+  promises as fs,
+  linkSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RetraceError } from '../../shared/errors';
 import type { RecoveryReport } from '../../shared/model';
-import { mkdirPrivateSync, openPrivateSync } from './privateFs';
+import { fault } from './faults';
+import { mkdirPrivateSync, openPrivateSync, writeFilePrivateSync } from './privateFs';
 import type { WorkspaceRef } from './workspace';
 
 /**
- * One writer per workspace across processes (PRODUCT.md I6). The lock is a file created with O_EXCL in the
- * workspace's data dir; its holder touches it every HEARTBEAT_MS. Taking over a lock (reported):
+ * One writer per workspace across processes (PRODUCT.md I6). The lock is a file created exclusively (tryCreate)
+ * in the workspace's data dir; its holder touches it every HEARTBEAT_MS. Taking over a lock (reported):
  *  - on this host, only when its pid is dead, or is alive but is another process (its start time, read from
  *    /proc where there is one, differs). A live holder is never robbed however long it is silent: a laptop
  *    asleep, a SIGSTOP, a starved event loop stop its heartbeat but not its next write (issue 10 item 5);
@@ -185,6 +195,8 @@ export function assertLockHeld(ws: WorkspaceRef): void {
 }
 
 const MAX_POLL_MS = 50;
+/** `writer.lock.staged-<pid>`: a lock's content before it is linked into place. */
+const STAGED_INFIX = '.staged-';
 
 /** This process's start time (it never changes): read once, not per lock. */
 let ownStart: { value: string | null } | undefined;
@@ -241,6 +253,7 @@ async function acquireFile(
   // left by a git child that died (the OOM killer) or a dead writer (issue 10 item 4). Without this, every
   // later checkpoint and restore fails on it for good.
   recovered.push(...(await clearGitLocks(path.join(ws.dir, 'shadow.git'))));
+  recovered.push(...clearStagedLocks(ws));
   let lost = false;
   const timer = setInterval(() => {
     const now = new Date();
@@ -272,7 +285,40 @@ async function acquireFile(
   };
 }
 
+/**
+ * Create the lock file with its content already in it, or return false when it exists. The content is written
+ * to a file of this process beside it, then hard-linked into place: link(2) fails with EEXIST like O_EXCL, but
+ * the lock never exists empty. Created with O_EXCL and then written, a writer killed between the two calls (a
+ * SIGKILL, the OOM killer) left an empty lock that names no pid, which only its age (STALE_MS) could clear:
+ * every writer after it gave up with E_LOCKED for 15 s. Where the file system has no hard links, O_EXCL.
+ */
 function tryCreate(file: string, info: LockInfo): boolean {
+  const staged = `${file}${STAGED_INFIX}${process.pid}`;
+  try {
+    writeFilePrivateSync(staged, JSON.stringify(info) + '\n');
+  } catch (e) {
+    throw new RetraceError('E_DATA_DIR', `cannot create the lock ${file}: ${(e as Error).message}`);
+  }
+  try {
+    fault('lock:staged');
+    linkSync(staged, file);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP')
+      return tryCreateExclusive(file, info);
+    throw new RetraceError('E_DATA_DIR', `cannot create the lock ${file}: ${(e as Error).message}`);
+  } finally {
+    try {
+      unlinkSync(staged);
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+function tryCreateExclusive(file: string, info: LockInfo): boolean {
   let fd: number;
   try {
     fd = openPrivateSync(file, 'wx');
@@ -286,6 +332,38 @@ function tryCreate(file: string, info: LockInfo): boolean {
     closeSync(fd);
   }
   return true;
+}
+
+/**
+ * Staged lock contents left by writers killed between writing and removing them (tryCreate): each names its
+ * pid; those whose process is gone. A live process's own is left alone.
+ */
+export function deadStagedLocks(ws: WorkspaceRef): string[] {
+  const prefix = path.basename(lockPath(ws)) + STAGED_INFIX;
+  let names: string[] = [];
+  try {
+    names = readdirSync(ws.dir).filter((n) => n.startsWith(prefix));
+  } catch {
+    return [];
+  }
+  return names.filter((n) => {
+    const pid = Number(n.slice(prefix.length));
+    return !(Number.isInteger(pid) && pid > 0 && isAlive(pid));
+  });
+}
+
+/** Remove the dead writers' staged lock contents once we hold the lock (reported: a crash left them). */
+function clearStagedLocks(ws: WorkspaceRef): RecoveryReport[] {
+  const out: RecoveryReport[] = [];
+  for (const n of deadStagedLocks(ws)) {
+    try {
+      unlinkSync(path.join(ws.dir, n));
+      out.push(report('stale-lock-removed', `removed ${n}: its writer died while taking the lock`));
+    } catch {
+      // Removed by another writer's sweep.
+    }
+  }
+  return out;
 }
 
 /** The token in the lock file now (null: none, or not ours to read). */

@@ -7,7 +7,7 @@ import { RetraceError } from '../../../shared/errors';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { WorkspaceContext } from '../context';
-import { staleLockReason, writerBusy } from '../lock';
+import { deadStagedLocks, staleLockReason, writerBusy } from '../lock';
 import type { SessionState } from '../sessions/replay';
 import { laggingRefs } from './recover';
 
@@ -33,6 +33,7 @@ export async function detectPending(ctx: WorkspaceContext, states: SessionState[
   const pending: string[] = [];
   const stale = await staleLockReason(ctx.ws);
   if (stale) pending.push(stale);
+  for (const n of deadStagedLocks(ctx.ws)) pending.push(`${n}, left by a writer that died taking the lock, to remove`);
   const j = ctx.journal.read();
   if (j)
     pending.push(
