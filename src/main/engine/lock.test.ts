@@ -261,20 +261,24 @@ describe('workspace lock (I6)', () => {
   it('a writer killed while taking the lock leaves no lock, only a staged copy the next writer removes', async () => {
     const w = ws();
     await fs.mkdir(w.dir, { recursive: true });
-    // A dead process's staged content (its pid is gone) and a live process's own (this test's pid).
     const dead = spawn(process.execPath, ['-e', '']);
     await exited(dead);
-    const deadStaged = `${lockPath(w)}.staged-${dead.pid}`;
-    const liveStaged = `${lockPath(w)}.staged-${process.ppid}`;
-    await fs.writeFile(deadStaged, '{"pid":1}\n');
-    await fs.writeFile(liveStaged, '{"pid":1}\n');
+    const staged = (name: string, info: object | string): Promise<void> =>
+      fs.writeFile(`${lockPath(w)}.staged-${name}`, typeof info === 'string' ? info : JSON.stringify(info));
+    const me = { hostname: os.hostname(), command: 'test', startedAt: new Date().toISOString(), token: 't' };
+    await staged('dead', { ...me, pid: dead.pid }); // its writer is gone: removed
+    await staged('live', { ...me, pid: process.pid }); // a live writer's, about to be linked: kept
+    await staged('torn', ''); // torn, young: only its age can tell, kept
+    await staged('other-host', { ...me, hostname: 'elsewhere', pid: dead.pid }); // its pid means nothing here: kept
+    const old = new Date(Date.now() - 60_000);
+    await staged('torn-old', '');
+    await fs.utimes(`${lockPath(w)}.staged-torn-old`, old, old); // torn and old: removed
     const lock = await acquireLock(w, { waitMs: 1000 });
-    expect(lock.recovered.map((r) => r.kind)).toEqual(['stale-lock-removed']);
-    await expect(fs.access(deadStaged)).rejects.toThrow();
-    await fs.access(liveStaged);
-    // What is in place names its holder from the first moment it exists; its own staged copy is gone.
-    expect(JSON.parse(await fs.readFile(lockPath(w), 'utf8'))).toMatchObject({ pid: process.pid });
-    expect((await fs.readdir(w.dir)).filter((n) => n.includes(`staged-${process.pid}`))).toEqual([]);
+    expect(lock.recovered.map((r) => r.kind)).toEqual(['stale-lock-removed', 'stale-lock-removed']);
+    const left = (await fs.readdir(w.dir)).filter((n) => n.includes('.staged-')).sort();
+    expect(left).toEqual(['writer.lock.staged-live', 'writer.lock.staged-other-host', 'writer.lock.staged-torn']);
+    // What is in place names its holder from the first moment it exists.
+    expect(JSON.parse(await fs.readFile(lockPath(w), 'utf8'))).toMatchObject({ pid: process.pid, token: lock.token });
     await lock.release();
   });
 });

@@ -154,14 +154,14 @@ export async function tryWithLock<T>(
 export async function writerBusy(ws: WorkspaceRef): Promise<boolean> {
   const file = lockPath(ws);
   const other = await readLock(file);
-  return other !== null && (await whyStale(file, other.info, other.mtimeMs)) === null;
+  return other !== null && (await whyStale(other.info, other.mtimeMs)) === null;
 }
 
 /** Why the workspace's lock file is stale (its holder is gone), or null when there is none or it is live. */
 export async function staleLockReason(ws: WorkspaceRef): Promise<string | null> {
   const file = lockPath(ws);
   const other = await readLock(file);
-  const why = other ? await whyStale(file, other.info, other.mtimeMs) : null;
+  const why = other ? await whyStale(other.info, other.mtimeMs) : null;
   return other && why ? `the lock of ${describe(other.info)} to take over: ${why}` : null;
 }
 
@@ -195,7 +195,7 @@ export function assertLockHeld(ws: WorkspaceRef): void {
 }
 
 const MAX_POLL_MS = 50;
-/** `writer.lock.staged-<pid>`: a lock's content before it is linked into place. */
+/** `writer.lock.staged-<token>`: a lock's content before it is linked into place. */
 const STAGED_INFIX = '.staged-';
 
 /** This process's start time (it never changes): read once, not per lock. */
@@ -229,7 +229,7 @@ async function acquireFile(
   for (;;) {
     if (tryCreate(file, info)) break;
     const other = await readLock(file);
-    const staleReason = other ? await whyStale(file, other.info, other.mtimeMs) : null;
+    const staleReason = other ? await whyStale(other.info, other.mtimeMs) : null;
     if (other && staleReason) {
       if (await removeIfUnchanged(file, other.raw)) {
         recovered.push(report('stale-lock-removed', `removed the lock of ${describe(other.info)}: ${staleReason}`));
@@ -253,7 +253,7 @@ async function acquireFile(
   // left by a git child that died (the OOM killer) or a dead writer (issue 10 item 4). Without this, every
   // later checkpoint and restore fails on it for good.
   recovered.push(...(await clearGitLocks(path.join(ws.dir, 'shadow.git'))));
-  recovered.push(...clearStagedLocks(ws));
+  recovered.push(...(await clearStagedLocks(ws)));
   let lost = false;
   const timer = setInterval(() => {
     const now = new Date();
@@ -287,15 +287,16 @@ async function acquireFile(
 
 /**
  * Create the lock file with its content already in it, or return false when it exists. The content is written
- * to a file of this process beside it, then hard-linked into place: link(2) fails with EEXIST like O_EXCL, but
- * the lock never exists empty. Created with O_EXCL and then written, a writer killed between the two calls (a
- * SIGKILL, the OOM killer) left an empty lock that names no pid, which only its age (STALE_MS) could clear:
- * every writer after it gave up with E_LOCKED for 15 s. Where the file system has no hard links, O_EXCL.
+ * to a file of its own beside it (named by the token, so no two writers share one, on any host), then
+ * hard-linked into place: link(2) fails with EEXIST like O_EXCL, but the lock never exists empty. Created with
+ * O_EXCL and then written, a writer killed between the two calls (a SIGKILL, the OOM killer) left an empty lock
+ * that names no pid, which only its age (STALE_MS) could clear: every writer after it gave up with E_LOCKED for
+ * 15 s. Where the file system has no hard links, O_EXCL.
  */
 function tryCreate(file: string, info: LockInfo): boolean {
-  const staged = `${file}${STAGED_INFIX}${process.pid}`;
+  const staged = `${file}${STAGED_INFIX}${info.token}`;
   try {
-    writeFilePrivateSync(staged, JSON.stringify(info) + '\n');
+    writeFilePrivateSync(staged, JSON.stringify(info) + '\n', { flag: 'wx' });
   } catch (e) {
     throw new RetraceError('E_DATA_DIR', `cannot create the lock ${file}: ${(e as Error).message}`);
   }
@@ -305,7 +306,7 @@ function tryCreate(file: string, info: LockInfo): boolean {
     return true;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
+    if (code === 'EEXIST' || code === 'ENOENT') return false; // held; or our staged copy swept away: try again
     if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP')
       return tryCreateExclusive(file, info);
     throw new RetraceError('E_DATA_DIR', `cannot create the lock ${file}: ${(e as Error).message}`);
@@ -335,10 +336,11 @@ function tryCreateExclusive(file: string, info: LockInfo): boolean {
 }
 
 /**
- * Staged lock contents left by writers killed between writing and removing them (tryCreate): each names its
- * pid; those whose process is gone. A live process's own is left alone.
+ * Staged lock contents (tryCreate) left by writers killed before they removed them: judged as a lock file is
+ * (whyStale): gone when its pid on this host is dead, or, from another host or too torn to name one, when it
+ * is older than STALE_MS. A live writer's own is left alone.
  */
-export function deadStagedLocks(ws: WorkspaceRef): string[] {
+export async function deadStagedLocks(ws: WorkspaceRef): Promise<string[]> {
   const prefix = path.basename(lockPath(ws)) + STAGED_INFIX;
   let names: string[] = [];
   try {
@@ -346,16 +348,18 @@ export function deadStagedLocks(ws: WorkspaceRef): string[] {
   } catch {
     return [];
   }
-  return names.filter((n) => {
-    const pid = Number(n.slice(prefix.length));
-    return !(Number.isInteger(pid) && pid > 0 && isAlive(pid));
-  });
+  const dead: string[] = [];
+  for (const n of names) {
+    const staged = await readLock(path.join(ws.dir, n));
+    if (staged && (await whyStale(staged.info, staged.mtimeMs)) !== null) dead.push(n);
+  }
+  return dead;
 }
 
 /** Remove the dead writers' staged lock contents once we hold the lock (reported: a crash left them). */
-function clearStagedLocks(ws: WorkspaceRef): RecoveryReport[] {
+async function clearStagedLocks(ws: WorkspaceRef): Promise<RecoveryReport[]> {
   const out: RecoveryReport[] = [];
-  for (const n of deadStagedLocks(ws)) {
+  for (const n of await deadStagedLocks(ws)) {
     try {
       unlinkSync(path.join(ws.dir, n));
       out.push(report('stale-lock-removed', `removed ${n}: its writer died while taking the lock`));
@@ -391,7 +395,7 @@ async function readLock(file: string): Promise<{ info: LockInfo; raw: string; mt
   }
 }
 
-async function whyStale(_file: string, info: LockInfo, mtimeMs: number): Promise<string | null> {
+async function whyStale(info: LockInfo, mtimeMs: number): Promise<string | null> {
   const age = Date.now() - mtimeMs;
   if (info.hostname === os.hostname() && info.pid > 0) {
     if (!isAlive(info.pid)) return 'the process is gone';
