@@ -33,7 +33,8 @@ export async function detectPending(ctx: WorkspaceContext, states: SessionState[
   const pending: string[] = [];
   const stale = await staleLockReason(ctx.ws);
   if (stale) pending.push(stale);
-  for (const n of await deadStagedLocks(ctx.ws)) pending.push(`${n}, left by a writer that died taking the lock, to remove`);
+  for (const n of await deadStagedLocks(ctx.ws))
+    pending.push(`${n}, left by a writer that died taking the lock, to remove`);
   const j = ctx.journal.read();
   if (j)
     pending.push(
