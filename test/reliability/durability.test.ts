@@ -134,8 +134,8 @@ describe('durability order: objects and refs before the log line (issue 10 item 
     expect(r.stderr, 'no "unknown core.fsync component" warning').toBe('');
   });
 
-  it.each(SYNC_MODES)('a checkpoint syncs its objects before the log line, then its ref ($mode)', async (m) => {
-    if (m.skip) return; // skipped: strace (or, for syncfs, `sync -f`) is not available here
+  it.for(SYNC_MODES)('a checkpoint syncs its objects before the log line, then its ref ($mode)', async (m, ctx) => {
+    if (m.skip) ctx.skip('skipped: strace (or, for syncfs, `sync -f`) is not available here');
     const root = makeWorkspace({ 'a.txt': 'one\n', 'src/b.txt': 'bee\n' });
     const home = tempHome();
     await cliJson(['checkpoint', '--session', 's'], { home, cwd: root });
@@ -160,10 +160,10 @@ describe('durability order: objects and refs before the log line (issue 10 item 
     expect(firstIndex(calls, /fsync\(\d+<[^>]*refs\/retrace\/sessions\/s\.lock>\)/)).toBeGreaterThan(logSync);
   });
 
-  it.each(SYNC_MODES)(
+  it.for(SYNC_MODES)(
     'a checkpoint whose full scan finds few changes makes the objects it writes by hand durable first ($mode)',
-    async (m) => {
-      if (m.skip) return; // skipped: strace (or, for syncfs, `sync -f`) is not available here
+    async (m, ctx) => {
+      if (m.skip) ctx.skip('skipped: strace (or, for syncfs, `sync -f`) is not available here');
       const root = makeWorkspace({ 'a.txt': 'one\n', 'src/b.txt': 'bee\n' });
       const home = tempHome();
       await cliJson(['checkpoint', '--session', 's'], { home, cwd: root });
@@ -180,10 +180,10 @@ describe('durability order: objects and refs before the log line (issue 10 item 
     },
   );
 
-  it.each(SYNC_MODES)(
+  it.for(SYNC_MODES)(
     'a warm (hinted) hook checkpoint syncs the loose objects it writes by hand, and their folder ($mode)',
-    async (m) => {
-      if (m.skip) return; // skipped: strace (or, for syncfs, `sync -f`) is not available here
+    async (m, ctx) => {
+      if (m.skip) ctx.skip('skipped: strace (or, for syncfs, `sync -f`) is not available here');
       const root = makeWorkspace({ 'a.txt': 'one\n', 'src/b.txt': 'bee\n' });
       const home = tempHome();
       const session = '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0';
