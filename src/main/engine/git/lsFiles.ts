@@ -18,24 +18,20 @@ export interface WorkTreeChanges {
 }
 
 /**
- * One process does both walks: the index against the disk (modified / deleted) and the directory walk for new
- * files, honouring .gitignore at every level plus <shadow>/info/exclude.
+ * Both walks: the index against the disk (modified / deleted) and the directory walk for new files, honouring
+ * .gitignore at every level plus <shadow>/info/exclude. A full scan runs them as two processes side by side: one
+ * ls-files does them one after the other (30–34 ms at 10,000 files, against 23 for the pair on two cores). The
+ * two outputs, concatenated, are that one process's (others first, then the tracked entries).
  */
 export async function listWorkTreeChanges(git: GitRunner, pathspec?: readonly string[]): Promise<WorkTreeChanges> {
   // pathspec (literal, see the runner): limit both walks to these paths — the warm path (shadow/warmScope.ts).
   // There `--modified --deleted` would still lstat every index entry (ls-files applies the pathspec after its
   // lstat: ~0.3 s at 100k files), so the hinted entries are listed with --cached instead, as "modified": the
   // snapshot lstats each of them itself, and update-index re-hashes only those (unchanged ones keep their blob).
-  const tracked = pathspec ? ['--cached'] : ['--modified', '--deleted'];
-  const { stdout, stderr } = await git.exec([
-    'ls-files',
-    '-z',
-    '-t',
-    '--others',
-    ...tracked,
-    '--exclude-standard',
-    ...(pathspec ? ['--', ...pathspec] : []),
-  ]);
+  const others = ['ls-files', '-z', '-t', '--others', '--exclude-standard'];
+  const { stdout, stderr } = pathspec
+    ? await git.exec([...others, '--cached', '--', ...pathspec])
+    : joined(await git.execSideBySide([others, ['ls-files', '-z', '-t', '--modified', '--deleted']]));
   // git only warns about a folder it cannot open and walks on: that would silently drop its files.
   const unreadable = /could not open directory '(.*?)\/?': Permission denied/.exec(stderr);
   if (unreadable) throw new GitError('unreadable', `cannot read folder ${unreadable[1]}`, [], 0, stderr, unreadable[1]);
@@ -107,4 +103,8 @@ export async function listIndexAnyCase(git: GitRunner, paths: readonly string[])
   const icase = paths.map((p) => `:(icase,literal)${p}`);
   const out = await git.raw(['ls-files', '-z', '--cached', '--', ...icase], { literalPathspecs: false });
   return out.split('\0').filter((p) => p !== '');
+}
+
+function joined(results: readonly { stdout: Buffer; stderr: string }[]): { stdout: Buffer; stderr: string } {
+  return { stdout: Buffer.concat(results.map((r) => r.stdout)), stderr: results.map((r) => r.stderr).join('') };
 }

@@ -167,6 +167,26 @@ export class GitRunner {
   }
 
   /**
+   * Commands that only read the index, run side by side in one turn of the queue (no writer runs meanwhile): on
+   * two cores a full scan's two walks take the time of the longer one. Every process is waited for before the
+   * turn ends, also when one fails; the first failure is thrown.
+   */
+  async execSideBySide(
+    calls: readonly (readonly string[])[],
+    opts: { literalPathspecs?: boolean } = {},
+  ): Promise<ExecGitResult[]> {
+    const prefix = this.prefixFor(opts.literalPathspecs);
+    return this.enqueue(async () => {
+      const settled = await Promise.allSettled(
+        calls.map((args) => execGit([...prefix, ...args], { env: this.env, cwd: this.workTree })),
+      );
+      const failed = settled.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      return settled.map((r) => (r as PromiseFulfilledResult<ExecGitResult>).value);
+    });
+  }
+
+  /**
    * A long-lived git process for request/response reading (cat-file --batch, objectReader.ts). Not queued:
    * it only reads objects, never the index, so it cannot race the queued calls.
    */
