@@ -1,7 +1,7 @@
 /**
- * A full scan's two walks run as two processes side by side (lsFiles.ts): together they must answer exactly what
- * one `ls-files --others --modified --deleted` answers, on a folder with every kind of change; a failure of either
- * process fails the call.
+ * A full scan's two walks run as two processes side by side in a large folder (lsFiles.ts): either way the
+ * scan must answer exactly what one `ls-files --others --modified --deleted` answers, on a folder with every
+ * kind of change; a failure of either process fails the call.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -58,30 +58,33 @@ function setUp(): { git: GitRunner; oneProcess: () => string[] } {
 }
 
 describe('listWorkTreeChanges (full scan)', () => {
-  it('answers what one ls-files process answers, in its order', async () => {
-    const { git, oneProcess } = setUp();
-    const expected = { others: [] as string[], modified: [] as string[], deleted: [] as string[] };
-    for (const line of oneProcess()) {
-      const p = line.slice(2);
-      if (line[0] === '?') expected.others.push(p);
-      else if (line[0] === 'R') expected.deleted.push(p);
-      else expected.modified.push(p);
-    }
-    const got = await listWorkTreeChanges(git);
-    expect({ others: got.others, modified: got.modified, deleted: got.deleted }).toEqual(expected);
-    // The folder has each kind, so the comparison above covers each.
-    expect(got.others).toEqual(expect.arrayContaining(['new.md', 'fresh/dir/a.txt', 'nested/']));
-    expect(got.modified).toEqual(expect.arrayContaining(['src/d1/f6.ts', 'kind.txt']));
-    expect(got.deleted).toEqual(['gone.txt']);
-  });
+  it.for([true, false])(
+    'answers what one ls-files process answers, in its order (side by side: %s)',
+    async (sideBySide) => {
+      const { git, oneProcess } = setUp();
+      const expected = { others: [] as string[], modified: [] as string[], deleted: [] as string[] };
+      for (const line of oneProcess()) {
+        const p = line.slice(2);
+        if (line[0] === '?') expected.others.push(p);
+        else if (line[0] === 'R') expected.deleted.push(p);
+        else expected.modified.push(p);
+      }
+      const got = await listWorkTreeChanges(git, undefined, sideBySide);
+      expect({ others: got.others, modified: got.modified, deleted: got.deleted }).toEqual(expected);
+      // The folder has each kind, so the comparison above covers each.
+      expect(got.others).toEqual(expect.arrayContaining(['new.md', 'fresh/dir/a.txt', 'nested/']));
+      expect(got.modified).toEqual(expect.arrayContaining(['src/d1/f6.ts', 'kind.txt']));
+      expect(got.deleted).toEqual(['gone.txt']);
+    },
+  );
 
-  it('fails when either walk fails, and the queue goes on after it', async () => {
+  it('fails when either process fails, and the queue goes on after it', async () => {
     const { git } = setUp();
     const failing = git.execSideBySide([
       ['ls-files', '-z', '--others'],
       ['cat-file', '-t', '0123456789012345678901234567890123456789'],
     ]);
     await expect(failing).rejects.toBeInstanceOf(GitError);
-    expect((await listWorkTreeChanges(git)).deleted).toEqual(['gone.txt']);
+    expect((await listWorkTreeChanges(git, undefined, true)).deleted).toEqual(['gone.txt']);
   });
 });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { classifyGitFailure, GitError, spawnFailure } from './errors';
@@ -164,6 +165,30 @@ export class GitRunner {
     return this.enqueue(() =>
       execGit([...this.prefixFor(literalPathspecs), ...args], { ...rest, env, cwd: this.workTree }),
     );
+  }
+
+  /** Bytes of the index git reads, its shared part included (core.splitIndex): how large a folder's scan is. */
+  indexBytes(): number {
+    const size = (file: string): number => {
+      try {
+        return statSync(file).size;
+      } catch {
+        return 0;
+      }
+    };
+    if (this.opts.indexFile) return size(this.opts.indexFile);
+    let names: string[] = [];
+    try {
+      names = readdirSync(this.gitDir);
+    } catch {
+      // no repository folder: git's own call reports it
+    }
+    // Shared parts no index names any more stay for a day: the largest stands for the live one.
+    const shared = Math.max(
+      0,
+      ...names.filter((n) => n.startsWith('sharedindex.')).map((n) => size(path.join(this.gitDir, n))),
+    );
+    return size(path.join(this.gitDir, 'index')) + shared;
   }
 
   /**
