@@ -20,7 +20,7 @@ import { rollBack } from '../recovery/recover';
 import type { RewindEvent, UnrewindEvent } from '../sessions/events';
 import { safetyRef, sessionRef } from '../sessions/ids';
 import { nowNs, type Expectation } from '../shadow/fileIdentity';
-import type { ApplyOptions, RestorePlan } from '../shadow/restore';
+import { READ_BATCH_BYTES, type ApplyOptions, type RestorePlan } from '../shadow/restore';
 import { captureIdentities } from './fileIdentity';
 import { assertFreeSpace } from './freeSpace';
 import { captureModes, loadModes, reapplyModes, saveModes } from './modes';
@@ -60,8 +60,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   let planned: string[] = [];
   let skipped: { path: string; reason: string }[] = [];
   let expect = new Map<string, Expectation>();
-  /** What the plan already read (codeTree's entries, blob sizes): the apply need not ask git again. */
-  let known: Pick<ApplyOptions, 'entries' | 'blobSizes'> = {};
+  /** What the plan already read (codeTree's entries, blob sizes) or asked for: the apply need not ask git again. */
+  let known: Pick<ApplyOptions, 'entries' | 'blobSizes' | 'readAhead'> = {};
   let codeTree: string | null = typeof t.codeTree === 'function' ? null : t.codeTree;
   /** Once the files are in place, the shadow index takes them too (stageRestored.ts): the next snapshot is cheap. */
   let stageApplied: (() => Promise<boolean>) | undefined;
@@ -88,7 +88,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       const sizes = await step('sizes', () => shadow.blobSizes(writes));
       await step('freeSpace', () => assertFreeSpace(ctx.ws.root, sizes));
       const blobSizes = new Map(writes.map((id, i) => [id, sizes[i]!]));
-      known = { entries: plan.entries, blobSizes };
+      // The first batch's contents are read while the steps up to the apply run (the reader is a process of its own).
+      known = { entries: plan.entries, blobSizes, readAhead: shadow.readAhead(firstBatch(writes, blobSizes)) };
       stageApplied = () => shadow.stageRestored(snap.tree, plan.steps, blobSizes);
       const modes = await step('modes', () => captureModes(ctx.ws.root, planned));
       // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
@@ -184,6 +185,18 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   await step('clear', () => ctx.journal.clear({ durable: false }));
   fault('restore:after-clear');
   return { safety, changed, skipped };
+}
+
+/** The leading blobs of `ids` whose sizes add up to at most one apply batch (READ_BATCH_BYTES). */
+function firstBatch(ids: readonly string[], sizes: ReadonlyMap<string, number>): string[] {
+  let bytes = 0;
+  const out: string[] = [];
+  for (const id of ids) {
+    bytes += sizes.get(id) ?? 0;
+    if (out.length > 0 && bytes > READ_BATCH_BYTES) break;
+    out.push(id);
+  }
+  return out;
 }
 
 function visibilityEvents(rid: string, c: VisibilityChange, to: string | undefined): (RewindEvent | UnrewindEvent)[] {

@@ -28,7 +28,7 @@ import { assertLockHeld, holdsLock } from '../lock';
 import { mkdirPrivate, writeFilePrivate } from '../privateFs';
 import type { WorkspaceRef } from '../workspace';
 import { looksLikeCorruption, ShadowDoctor } from './repair';
-import { applyPaths, planRestore, type ApplyOptions, type RestorePlan, type RestoreStep } from './restore';
+import { applyPaths, blobOf, planRestore, type ApplyOptions, type RestorePlan, type RestoreStep } from './restore';
 import { stageRestored } from './stageRestored';
 import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
@@ -521,6 +521,20 @@ export class ShadowRepo {
   }
 
   /** The byte size of each blob (for the free-space check before a restore), asked of the resident reader. */
+  /**
+   * Blob contents asked for ahead of the apply that writes them (ApplyOptions.readAhead): the resident reader works
+   * on them beside the steps in between. One that is never used fails quietly; its caller bounds the bytes.
+   */
+  readAhead(ids: readonly string[]): Map<string, Promise<Buffer | null>> {
+    const out = new Map<string, Promise<Buffer | null>>();
+    for (const id of new Set(ids)) {
+      const body = this.guard(() => blobOf(this.objects, id));
+      body.catch(() => {}); // the apply awaits it again and sees the failure there
+      out.set(id, body);
+    }
+    return out;
+  }
+
   async blobSizes(ids: readonly string[]): Promise<number[]> {
     const infos = await this.guard(() => Promise.all(ids.map((id) => this.objects.info(id))));
     return infos.map((info) => info?.size ?? 0);

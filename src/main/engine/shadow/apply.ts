@@ -54,6 +54,11 @@ export interface ApplyOptions {
   /** The repository's resident reader (ShadowRepo's): contents and sizes through it, no git process per apply. */
   objects?: Pick<ResidentReader, 'read' | 'info'>;
   /**
+   * Blob contents asked for before the apply started (ShadowRepo.readAhead: a restore asks once its plan is made,
+   * so the reading overlaps the safety checkpoint). Each is taken out of the map as it is used.
+   */
+  readAhead?: Map<string, Promise<Buffer | null>>;
+  /**
    * Work to run once every file is in place, alongside the final settle (its checks, drops and sync are mostly
    * waits on the disk): a restore stages what it wrote into the shadow index (stageRestored.ts). Must not throw.
    */
@@ -90,6 +95,9 @@ const parentsOf = (p: string): string[] => {
 };
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Contents are read and written in batches of at most this many bytes: a large restore never holds them all. */
+export const READ_BATCH_BYTES = 64 * 1024 * 1024;
+
 export function changedError(rels: string[], extra = ''): RetraceError {
   const shown = rels.slice(0, 5).join(', ') + (rels.length > 5 ? `, … (${rels.length})` : '');
   return new RetraceError(
@@ -122,6 +130,10 @@ class ApplyRun {
 
   get objects(): Pick<ResidentReader, 'read' | 'info'> | undefined {
     return this.opts.objects;
+  }
+
+  get readAhead(): Map<string, Promise<Buffer | null>> | undefined {
+    return this.opts.readAhead;
   }
 
   abs(rel: string): string {
@@ -496,11 +508,10 @@ async function applyAll(
   });
 
   // Read contents in bounded batches so a large restore does not hold every blob in memory at once.
-  const BATCH_BYTES = 64 * 1024 * 1024;
   for (let i = 0; i < pending.length;) {
     let bytes = 0;
     let j = i;
-    while (j < pending.length && (j === i || bytes + (sizes.get(pending[j]!.id) ?? 0) <= BATCH_BYTES)) {
+    while (j < pending.length && (j === i || bytes + (sizes.get(pending[j]!.id) ?? 0) <= READ_BATCH_BYTES)) {
       bytes += sizes.get(pending[j]!.id) ?? 0;
       j++;
     }
@@ -510,6 +521,7 @@ async function applyAll(
         git,
         batch.map((b) => b.id),
         run.objects,
+        run.readAhead,
       ),
     );
     // The whole batch staged, made durable in one wait, then renamed in: a batch's side files are bounded by its bytes.
@@ -556,16 +568,29 @@ async function contentsOf(
   git: GitRunner,
   ids: readonly string[],
   objects: Pick<ResidentReader, 'read'> | undefined,
+  ahead: Map<string, Promise<Buffer | null>> | undefined,
 ): Promise<Map<string, Buffer>> {
   if (!objects) return readBlobs(git, ids);
   const unique = [...new Set(ids)];
-  const read = await Promise.all(unique.map((id) => objects.read(id)));
+  const read = await Promise.all(
+    unique.map((id) => {
+      const asked = ahead?.get(id);
+      ahead?.delete(id);
+      return asked ?? blobOf(objects, id);
+    }),
+  );
   const out = new Map<string, Buffer>();
   unique.forEach((id, i) => {
-    const o = read[i];
-    if (o && o.type === 'blob') out.set(id, o.body);
+    const body = read[i];
+    if (body) out.set(id, body);
   });
   return out;
+}
+
+/** A blob's bytes through the resident reader; null when it is missing or not a blob. */
+export async function blobOf(objects: Pick<ResidentReader, 'read'>, id: string): Promise<Buffer | null> {
+  const o = await objects.read(id);
+  return o && o.type === 'blob' ? o.body : null;
 }
 
 type Comparison = 'same' | 'mode-only' | 'differs';
