@@ -524,11 +524,13 @@ export class ShadowRepo {
   /**
    * Blob contents asked for ahead of the apply that writes them (ApplyOptions.readAhead): the resident reader works
    * on them beside the steps in between. One that is never used fails quietly; its caller bounds the bytes.
+   * Not through guard: a repair must not start in the background of a transaction. The apply asks again for one
+   * that failed, inside its own guard.
    */
   readAhead(ids: readonly string[]): Map<string, Promise<Buffer | null>> {
     const out = new Map<string, Promise<Buffer | null>>();
     for (const id of new Set(ids)) {
-      const body = this.guard(() => blobOf(this.objects, id));
+      const body = blobOf(this.objects, id);
       body.catch(() => {}); // the apply awaits it again and sees the failure there
       out.set(id, body);
     }

@@ -576,7 +576,8 @@ async function contentsOf(
     unique.map((id) => {
       const asked = ahead?.get(id);
       ahead?.delete(id);
-      return asked ?? blobOf(objects, id);
+      // A read asked ahead that failed (a reader process replaced meanwhile) is asked again, now.
+      return asked ? asked.catch(() => blobOf(objects, id)) : blobOf(objects, id);
     }),
   );
   const out = new Map<string, Buffer>();

@@ -128,6 +128,23 @@ describe('planRestore + applyPaths (I3, I4)', () => {
     expect(((await fs.stat(path.join(root, 'b.sh'))).mode & 0o777).toString(8)).toBe('644');
   });
 
+  it('writes contents read ahead, and asks again for one whose read ahead failed', async () => {
+    const root = makeWorkspace({ 'a.txt': 'a1\n', 'b.txt': 'b1\n' });
+    const { repo } = await openTemp(root);
+    const target = (await repo.snapshotTree()).tree;
+    writeFileSync(path.join(root, 'a.txt'), 'a2\n');
+    writeFileSync(path.join(root, 'b.txt'), 'b2\n');
+    const blobs = await repo.blobsAt(target, ['a.txt', 'b.txt']);
+    const ahead = repo.readAhead([blobs.get('b.txt')!]);
+    const failed = Promise.reject(new Error('the reader was replaced'));
+    failed.catch(() => {});
+    ahead.set(blobs.get('a.txt')!, failed);
+    expect(await repo.applyPaths(target, ['a.txt', 'b.txt'], { readAhead: ahead })).toEqual(['a.txt', 'b.txt']);
+    expect(await fs.readFile(path.join(root, 'a.txt'), 'utf8')).toBe('a1\n');
+    expect(await fs.readFile(path.join(root, 'b.txt'), 'utf8')).toBe('b1\n');
+    expect(ahead.size).toBe(0); // each taken out as it was used
+  });
+
   it("replaces a killed run's leftover side files of the same name, never writing through them", async () => {
     const root = makeWorkspace({ 'a.txt': 'v1\n', 'outside.txt': 'not ours\n' });
     const { repo } = await openTemp(root);
