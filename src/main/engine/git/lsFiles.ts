@@ -17,21 +17,22 @@ export interface WorkTreeChanges {
   tooLong?: string[];
 }
 
+/** ~3,000 files (a version 4 index entry takes ~75 bytes), where two processes start to pay off. */
+export const SIDE_BY_SIDE_MIN_INDEX_BYTES = 220 * 1024;
+
 /**
  * Both walks: the index against the disk (modified / deleted) and the directory walk for new files, honouring
  * .gitignore at every level plus <shadow>/info/exclude. A full scan runs them as two processes side by side: one
  * ls-files does them one after the other (30–34 ms at 10,000 files, against 23 for the pair on two cores). The
  * two outputs, concatenated, are that one process's (others first, then the tracked entries). In a small folder
  * the second process costs more than it saves (1–2 ms more at 1,000 files): one process below
- * SIDE_BY_SIDE_MIN_INDEX_BYTES.
+ * SIDE_BY_SIDE_MIN_INDEX_BYTES (`sideBySide` decides instead when given: tests). The warm path (pathspec) never
+ * looks at the index's size.
  */
-/** ~3,000 files (a version 4 index entry takes ~75 bytes), where two processes start to pay off. */
-export const SIDE_BY_SIDE_MIN_INDEX_BYTES = 220 * 1024;
-
 export async function listWorkTreeChanges(
   git: GitRunner,
   pathspec?: readonly string[],
-  sideBySide = git.indexBytes() >= SIDE_BY_SIDE_MIN_INDEX_BYTES,
+  sideBySide?: boolean,
 ): Promise<WorkTreeChanges> {
   // pathspec (literal, see the runner): limit both walks to these paths — the warm path (shadow/warmScope.ts).
   // There `--modified --deleted` would still lstat every index entry (ls-files applies the pathspec after its
@@ -40,7 +41,7 @@ export async function listWorkTreeChanges(
   const others = ['ls-files', '-z', '-t', '--others', '--exclude-standard'];
   const { stdout, stderr } = pathspec
     ? await git.exec([...others, '--cached', '--', ...pathspec])
-    : sideBySide
+    : (sideBySide ?? git.indexBytes() >= SIDE_BY_SIDE_MIN_INDEX_BYTES)
       ? joined(await git.execSideBySide([others, ['ls-files', '-z', '-t', '--modified', '--deleted']]))
       : await git.exec([...others, '--modified', '--deleted']);
   // git only warns about a folder it cannot open and walks on: that would silently drop its files.

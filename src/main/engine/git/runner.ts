@@ -196,11 +196,8 @@ export class GitRunner {
    * two cores a full scan's two walks take the time of the longer one. Every process is waited for before the
    * turn ends, also when one fails; the first failure is thrown.
    */
-  async execSideBySide(
-    calls: readonly (readonly string[])[],
-    opts: { literalPathspecs?: boolean } = {},
-  ): Promise<ExecGitResult[]> {
-    const prefix = this.prefixFor(opts.literalPathspecs);
+  async execSideBySide(calls: readonly (readonly string[])[]): Promise<ExecGitResult[]> {
+    const prefix = this.prefixFor();
     return this.enqueue(async () => {
       const settled = await Promise.allSettled(
         calls.map((args) => execGit([...prefix, ...args], { env: this.env, cwd: this.workTree })),

@@ -20,7 +20,7 @@ import { rollBack } from '../recovery/recover';
 import type { RewindEvent, UnrewindEvent } from '../sessions/events';
 import { safetyRef, sessionRef } from '../sessions/ids';
 import { nowNs, type Expectation } from '../shadow/fileIdentity';
-import { READ_BATCH_BYTES, type ApplyOptions, type RestorePlan } from '../shadow/restore';
+import { batchEnd, type ApplyOptions, type RestorePlan } from '../shadow/restore';
 import { captureIdentities } from './fileIdentity';
 import { assertFreeSpace } from './freeSpace';
 import { captureModes, loadModes, reapplyModes, saveModes } from './modes';
@@ -89,7 +89,11 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       await step('freeSpace', () => assertFreeSpace(ctx.ws.root, sizes));
       const blobSizes = new Map(writes.map((id, i) => [id, sizes[i]!]));
       // The first batch's contents are read while the steps up to the apply run (the reader is a process of its own).
-      known = { entries: plan.entries, blobSizes, readAhead: shadow.readAhead(firstBatch(writes, blobSizes)) };
+      const ahead = writes.slice(
+        0,
+        batchEnd(writes, (id) => blobSizes.get(id) ?? 0),
+      );
+      known = { entries: plan.entries, blobSizes, readAhead: shadow.readAhead(ahead) };
       stageApplied = () => shadow.stageRestored(snap.tree, plan.steps, blobSizes);
       const modes = await step('modes', () => captureModes(ctx.ws.root, planned));
       // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
@@ -185,18 +189,6 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   await step('clear', () => ctx.journal.clear({ durable: false }));
   fault('restore:after-clear');
   return { safety, changed, skipped };
-}
-
-/** The leading blobs of `ids` whose sizes add up to at most one apply batch (READ_BATCH_BYTES). */
-function firstBatch(ids: readonly string[], sizes: ReadonlyMap<string, number>): string[] {
-  let bytes = 0;
-  const out: string[] = [];
-  for (const id of ids) {
-    bytes += sizes.get(id) ?? 0;
-    if (out.length > 0 && bytes > READ_BATCH_BYTES) break;
-    out.push(id);
-  }
-  return out;
 }
 
 function visibilityEvents(rid: string, c: VisibilityChange, to: string | undefined): (RewindEvent | UnrewindEvent)[] {

@@ -520,7 +520,6 @@ export class ShadowRepo {
     return out;
   }
 
-  /** The byte size of each blob (for the free-space check before a restore), asked of the resident reader. */
   /**
    * Blob contents asked for ahead of the apply that writes them (ApplyOptions.readAhead): the resident reader works
    * on them beside the steps in between. One that is never used fails quietly; its caller bounds the bytes.
@@ -531,12 +530,13 @@ export class ShadowRepo {
     const out = new Map<string, Promise<Buffer | null>>();
     for (const id of new Set(ids)) {
       const body = blobOf(this.objects, id);
-      body.catch(() => {}); // the apply awaits it again and sees the failure there
+      body.catch(() => {}); // unused, or failed: the apply asks again
       out.set(id, body);
     }
     return out;
   }
 
+  /** The byte size of each blob (for the free-space check before a restore), asked of the resident reader. */
   async blobSizes(ids: readonly string[]): Promise<number[]> {
     const infos = await this.guard(() => Promise.all(ids.map((id) => this.objects.info(id))));
     return infos.map((info) => info?.size ?? 0);

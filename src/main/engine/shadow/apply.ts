@@ -96,7 +96,16 @@ const parentsOf = (p: string): string[] => {
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Contents are read and written in batches of at most this many bytes: a large restore never holds them all. */
-export const READ_BATCH_BYTES = 64 * 1024 * 1024;
+const READ_BATCH_BYTES = 64 * 1024 * 1024;
+
+/** The end (exclusive) of the batch that starts at `start`: at least one item, then up to READ_BATCH_BYTES. */
+export function batchEnd<T>(items: readonly T[], bytesOf: (item: T) => number, start = 0): number {
+  if (start >= items.length) return start;
+  let bytes = bytesOf(items[start]!);
+  let end = start + 1;
+  while (end < items.length && bytes + bytesOf(items[end]!) <= READ_BATCH_BYTES) bytes += bytesOf(items[end++]!);
+  return end;
+}
 
 export function changedError(rels: string[], extra = ''): RetraceError {
   const shown = rels.slice(0, 5).join(', ') + (rels.length > 5 ? `, … (${rels.length})` : '');
@@ -509,12 +518,7 @@ async function applyAll(
 
   // Read contents in bounded batches so a large restore does not hold every blob in memory at once.
   for (let i = 0; i < pending.length;) {
-    let bytes = 0;
-    let j = i;
-    while (j < pending.length && (j === i || bytes + (sizes.get(pending[j]!.id) ?? 0) <= READ_BATCH_BYTES)) {
-      bytes += sizes.get(pending[j]!.id) ?? 0;
-      j++;
-    }
+    const j = batchEnd(pending, (e) => sizes.get(e.id) ?? 0, i);
     const batch = pending.slice(i, j);
     const contents = await step('apply.readBlobs', () =>
       contentsOf(

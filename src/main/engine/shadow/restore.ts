@@ -10,7 +10,7 @@ import { assertSafeRelPath } from '../paths';
 import { foldCase, withOtherSpellings } from './caseInsensitive';
 
 // The apply side (writing, deleting, rolling back) lives in apply.ts.
-export { applyPaths, blobOf, READ_BATCH_BYTES, type ApplyOptions } from './apply';
+export { applyPaths, batchEnd, blobOf, type ApplyOptions } from './apply';
 
 export interface RestoreStep {
   path: string;
