@@ -123,9 +123,10 @@ async function main(): Promise<void> {
       }),
     );
   const load = os.loadavg()[0]!.toFixed(2);
-  console.log(
-    `files ${FILES}, runs ${RUNS}, load ${load}, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB, heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`,
-  );
+  // Node's spawn() blocks the main thread for the fork and the child's exec, longer the more memory this process maps.
+  const mem = process.memoryUsage();
+  const mb = (n: number): string => (n / 1e6).toFixed(0);
+  console.log(`files ${FILES}, runs ${RUNS}, load ${load}, rss ${mb(mem.rss)} MB, heap ${mb(mem.heapUsed)} MB`);
   for (const [k, v] of Object.entries(times))
     console.log(
       `${k.padEnd(12)} median ${median(v).toFixed(1)} ms, cpu own ${median(cpu[k]!.own).toFixed(0)} ms + children ${median(cpu[k]!.children).toFixed(0)} ms`,
