@@ -18,7 +18,7 @@ export interface WorkTreeChanges {
 }
 
 /** ~3,000 files (a version 4 index entry takes ~75 bytes), where two processes start to pay off. */
-export const SIDE_BY_SIDE_MIN_INDEX_BYTES = 220 * 1024;
+const SIDE_BY_SIDE_MIN_INDEX_BYTES = 220 * 1024;
 
 /**
  * Both walks: the index against the disk (modified / deleted) and the directory walk for new files, honouring
