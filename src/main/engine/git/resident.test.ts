@@ -144,16 +144,22 @@ describe('ResidentDiffTree', () => {
       expect(await resident.diff(a, b)).toEqual(expected);
       expect(resident.process).not.toBe(first);
       // Killed with a request in flight: that request fails (its caller falls back to a process of its own)
-      // unless its answer was already on the way; either way the next request answers.
+      // unless its answer was already on the way; either way the next request once the death is seen answers.
+      // (A request sent between the kill and its 'close' event goes to the dying process and fails like the
+      // in-flight one: its caller's fallback covers it, so this waits for the event rather than racing it.)
       const inFlight = resident.diff(b, a).then(
         (files) => files,
         (e: Error) => e,
       );
-      resident.process!.kill('SIGKILL');
+      const second = resident.process!;
+      const secondExited = new Promise((r) => second.once('close', r));
+      second.kill('SIGKILL');
       const settled = await inFlight;
       if (settled instanceof Error) expect(settled.message).toMatch(/diff-tree/);
       else expect(settled).toEqual(await diffTreeFiles(repo.git, b, a));
+      await secondExited;
       expect(await resident.diff(a, b)).toEqual(expected);
+      expect(resident.process).not.toBe(second);
     } finally {
       resident.close();
     }
