@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { close, constants as C, fsync, open, promises as fs, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { residentSyncfs } from './residentSync';
+import { runResident } from './residentShell';
 
 /**
  * File systems whose syncfs(2) writes out every file and folder entry on them (statfs f_type). Elsewhere — FUSE,
@@ -70,9 +70,13 @@ export async function syncFileSystemsOf(folders: Iterable<string>): Promise<bool
     byDevice.set(dev, folder);
   }
   if (byDevice.size === 0) return true;
-  // Through the resident shell (a fork of it, not of this process); if that cannot, `sync -f` started from here.
-  if (await residentSyncfs([...byDevice.values()])) return true;
-  return new Promise((resolve) => execFile('sync', ['-f', ...byDevice.values()], (err) => resolve(!err)));
+  // Through a resident shell (a fork of it, not of this process); if that cannot, `sync -f` started from here.
+  const targets = [...byDevice.values()];
+  const viaShell = await runResident('sync', ['-f', '--', ...targets], { cwd: '/', env: process.env }).catch(
+    () => null,
+  );
+  if (viaShell) return viaShell.code === 0;
+  return new Promise((resolve) => execFile('sync', ['-f', '--', ...targets], (err) => resolve(!err)));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { classifyGitFailure, spawnFailure } from './errors';
 import { gitEnv } from './env';
+import { runResident } from '../residentShell';
 
 export interface ExecGitOptions {
   cwd?: string;
@@ -18,15 +19,27 @@ export interface ExecGitResult {
 }
 
 /**
- * Run git once with an args array (never a shell), optional stdin, and collect stdout as bytes. This is the
- * path for stdin-fed plumbing and for anything whose output must not be decoded (blob contents).
+ * Run git once with an args array (no word of it ever interpreted), optional stdin, and collect stdout as bytes.
+ * This is the path for stdin-fed plumbing and for anything whose output must not be decoded (blob contents).
+ * Started by a resident shell where one can (residentShell.ts: no fork of this whole process), else from here.
  */
-export function execGit(args: readonly string[], opts: ExecGitOptions = {}): Promise<ExecGitResult> {
+export async function execGit(args: readonly string[], opts: ExecGitOptions = {}): Promise<ExecGitResult> {
   const okCodes = opts.okExitCodes ?? [0];
+  const env = opts.env ?? gitEnv();
+  const viaShell = await runResident('git', args, { cwd: opts.cwd ?? process.cwd(), env, stdin: opts.stdin }).catch(
+    (e: Error) => {
+      throw classifyGitFailure(args, null, e.message);
+    },
+  );
+  if (viaShell) {
+    const stderr = viaShell.stderr.toString('utf8');
+    if (okCodes.includes(viaShell.code)) return { stdout: viaShell.stdout, stderr, exitCode: viaShell.code };
+    throw classifyGitFailure(args, viaShell.code, stderr);
+  }
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
       cwd: opts.cwd,
-      env: opts.env ?? gitEnv(),
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });

@@ -1,0 +1,125 @@
+/**
+ * The resident shell (residentShell.ts) runs a program exactly as a direct start would — the same argument bytes,
+ * the same whole environment and nothing of its own, the same folder, stdin, stdout, stderr and exit code — says
+ * when nothing ran so the caller can start it itself, fails a request whose shell died under it, and never keeps
+ * a finished Node process alive. execGit and syncfs go through it (that the syncfs lands between a restore's
+ * writes and its renames is proven from the system calls in test/reliability/durability.test.ts).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, tempDir } from '../../../test/helpers';
+import { execGit } from './git/exec';
+import { gitEnv } from './git/env';
+import { runResident } from './residentShell';
+
+afterAll(cleanupTempDirs);
+
+const linux = process.platform === 'linux';
+const hasSyncF = linux && spawnSync('sync', ['-f', '/']).status === 0;
+
+/** What a direct start answers, for comparison. */
+function direct(program: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, stdin?: Buffer) {
+  const r = spawnSync(program, args, { cwd, env, input: stdin });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe.skipIf(!linux)('runResident', () => {
+  it('passes every byte of the arguments, the folder, stdin and the whole environment, as a direct start does', async () => {
+    const cwd = path.join(tempDir('retrace-rsh-'), `it's a "folder" $HOME \`x\` ü`);
+    mkdirSync(cwd);
+    const nasty = ["it's", '"q"', '$(touch pwned)', '`id`', 'a\nb', ' lead', '-n', '\\', 'ü→😀', '', '*', ';&|<>'];
+    const env = { PATH: process.env.PATH!, ODD: "x'y\nz $PATH", EMPTY: '' };
+    const cases: [string, string[], Buffer?][] = [
+      ['printf', ['%s\\0', ...nasty]],
+      ['pwd', []],
+      ['env', []],
+      ['cat', [], Buffer.from([0, 1, 2, 255, 10, 39, 0])],
+      ['sh', ['-c', 'echo out; echo err >&2; exit 3']],
+    ];
+    for (const [program, args, stdin] of cases) {
+      const got = await runResident(program, args, { cwd, env, ...(stdin ? { stdin } : {}) });
+      expect(got, program).toEqual(direct(program, args, cwd, env, stdin));
+    }
+    // Nothing of the shell ran any word: no file appeared.
+    expect(spawnSync('ls', ['-A', cwd]).stdout.toString()).toBe('');
+    // `env` saw exactly the caller's environment (no PWD, SHLVL or anything else of the shell's).
+    const seen = await runResident('env', [], { cwd, env });
+    expect(seen!.stdout.toString().split('\n').filter(Boolean).sort()).toEqual(
+      ['EMPTY=', `ODD=x'y`, 'z $PATH', `PATH=${env.PATH}`].sort(),
+    );
+  });
+
+  it('says that nothing ran when the folder or the program is not there, so the caller starts it itself', async () => {
+    const env = { PATH: process.env.PATH! };
+    const marker = path.join(tempDir('retrace-rsh-'), 'ran');
+    const gone = path.join(tempDir('retrace-rsh-'), 'missing');
+    expect(await runResident('sh', ['-c', `: > '${marker}'`], { cwd: gone, env })).toBeNull();
+    expect(() => readFileSync(marker)).toThrow();
+    expect(await runResident('no-such-program-here', [], { cwd: '/', env })).toBeNull();
+    expect(await runResident('pwd', ['\0'], { cwd: '/', env })).toBeNull();
+  });
+
+  it('answers requests made at once, each its own (or null past the pool: the caller starts those)', async () => {
+    const env = { PATH: process.env.PATH! };
+    const inputs = Array.from({ length: 10 }, (_, i) => Buffer.from(`request ${i}\n`.repeat(1000 * (i + 1))));
+    const answers = await Promise.all(
+      inputs.map((stdin) => runResident('sh', ['-c', 'sleep 0.05; cat'], { cwd: '/', env, stdin })),
+    );
+    const ran = answers.filter((a) => a !== null);
+    expect(ran.length).toBeGreaterThanOrEqual(2);
+    answers.forEach((a, i) => {
+      if (a) expect(a.stdout.equals(inputs[i]!)).toBe(true);
+    });
+  });
+
+  it('fails a request whose shell died under it, and answers the next one from a new shell', async () => {
+    const env = { PATH: process.env.PATH! };
+    // The program runs in the subshell's place, so its parent is the resident shell itself.
+    await expect(runResident('sh', ['-c', 'kill -KILL $PPID; sleep 1'], { cwd: '/', env })).rejects.toThrow(
+      /resident shell/,
+    );
+    expect((await runResident('pwd', [], { cwd: '/', env }))?.stdout.toString()).toBe('/\n');
+  });
+
+  it('execGit starts git from a resident shell, not from this process, and answers as before', async () => {
+    const repo = tempDir('retrace-rsh-git-');
+    expect(spawnSync('git', ['init', '-q', repo]).status).toBe(0);
+    // git's parent, read by a shell alias of git's: the resident shell, whose parent is this process.
+    const parentOfGit = await execGit(['-c', 'alias.pp=!cut -d" " -f4 /proc/$PPID/stat', 'pp'], { cwd: repo });
+    const shellPid = Number(parentOfGit.stdout.toString().trim());
+    expect(shellPid).not.toBe(process.pid);
+    expect(readFileSync(`/proc/${shellPid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]).toBe(String(process.pid));
+    // A failure is classified from git's own stderr and exit code, as from a direct start.
+    const failure = await execGit(['rev-parse', '--verify', 'no-such-ref'], { cwd: repo }).catch((e: Error) => e);
+    expect(failure).toBeInstanceOf(Error);
+    expect(direct('git', ['rev-parse', '--verify', 'no-such-ref'], repo, gitEnv()).code).toBe(128);
+    expect((failure as Error).message).toMatch(/rev-parse.*fatal|Needed a single revision/);
+    const blob = await execGit(['hash-object', '--stdin'], { cwd: repo, stdin: Buffer.from([0, 255, 10]) });
+    expect(blob.stdout.toString()).toBe(
+      direct('git', ['hash-object', '--stdin'], repo, gitEnv(), Buffer.from([0, 255, 10])).stdout.toString(),
+    );
+  });
+
+  it.skipIf(!hasSyncF)('syncs a file system through `sync -f`, and reports a path it cannot sync', async () => {
+    const dir = tempDir('retrace-rsh-sync-');
+    expect((await runResident('sync', ['-f', '--', dir], { cwd: '/', env: process.env }))?.code).toBe(0);
+    const missing = await runResident('sync', ['-f', '--', path.join(dir, 'nope')], { cwd: '/', env: process.env });
+    expect(missing?.code).not.toBe(0);
+  });
+
+  it('lets a Node process exit while its shells are idle', () => {
+    const file = path.join(tempDir('retrace-rsh-exit-'), 'idle.mts');
+    writeFileSync(
+      file,
+      `import { runResident } from ${JSON.stringify(path.join(__dirname, 'residentShell.ts'))};
+       const r = await runResident('pwd', [], { cwd: '/', env: { PATH: process.env.PATH } });
+       console.log(r?.stdout.toString().trim());`,
+    );
+    const started = Date.now();
+    const r = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.stdout.trim(), r.stderr).toBe('/');
+    expect(Date.now() - started).toBeLessThan(15_000); // not the 30 s idle timer
+  });
+});
