@@ -145,7 +145,8 @@ class ResidentShell {
       );
     } catch {
       removeAll(files);
-      return null; // the folder is gone or full: start it directly
+      requestsDir = null; // taken away (a cleaner of the temporary folder) or full: the next call makes another
+      return null; // and this one starts its program directly
     }
     try {
       const line = await this.request(child, files.script);
