@@ -26,11 +26,13 @@ export interface ExecGitResult {
 export async function execGit(args: readonly string[], opts: ExecGitOptions = {}): Promise<ExecGitResult> {
   const okCodes = opts.okExitCodes ?? [0];
   const env = opts.env ?? gitEnv();
-  const viaShell = await runResident('git', args, { cwd: opts.cwd ?? process.cwd(), env, stdin: opts.stdin }).catch(
-    (e: Error) => {
-      throw classifyGitFailure(args, null, e.message);
-    },
-  );
+  const cwd = opts.cwd ?? currentFolder();
+  const viaShell =
+    cwd === null
+      ? null
+      : await runResident('git', args, { cwd, env, stdin: opts.stdin }).catch((e: Error) => {
+          throw classifyGitFailure(args, null, e.message);
+        });
   if (viaShell) {
     const stderr = viaShell.stderr.toString('utf8');
     if (okCodes.includes(viaShell.code)) return { stdout: viaShell.stdout, stderr, exitCode: viaShell.code };
@@ -60,4 +62,16 @@ export async function execGit(args: readonly string[], opts: ExecGitOptions = {}
     if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
     else child.stdin.end();
   });
+}
+
+/**
+ * This process's folder; null when it was deleted before Node first read it (Node keeps the first answer): a child
+ * started directly still inherits it, where the shell would have nothing to enter.
+ */
+function currentFolder(): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return null;
+  }
 }
