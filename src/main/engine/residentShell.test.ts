@@ -6,7 +6,8 @@
  * writes and its renames is proven from the system calls in test/reliability/durability.test.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../test/helpers';
@@ -107,6 +108,32 @@ describe.skipIf(!linux)('runResident', () => {
     expect((await runResident('sync', ['-f', '--', dir], { cwd: '/', env: process.env }))?.code).toBe(0);
     const missing = await runResident('sync', ['-f', '--', path.join(dir, 'nope')], { cwd: '/', env: process.env });
     expect(missing?.code).not.toBe(0);
+  });
+
+  it("removes request folders left by killed processes, never a live process's", () => {
+    const dead = spawnSync('true').pid!;
+    const left = path.join(os.tmpdir(), `retrace-run-${dead}-test`);
+    const live = path.join(os.tmpdir(), `retrace-run-${process.pid}-test`);
+    for (const dir of [left, live]) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, '1.out'), 'output of a killed run');
+    }
+    try {
+      // A new process makes its own folder, and drops the dead one's on the way.
+      const file = path.join(tempDir('retrace-rsh-left-'), 'left.mts');
+      writeFileSync(
+        file,
+        `import { runResident } from ${JSON.stringify(path.join(__dirname, 'residentShell.ts'))};
+         await runResident('pwd', [], { cwd: '/', env: { PATH: process.env.PATH } });`,
+      );
+      const r = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 20_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(existsSync(left)).toBe(false);
+      expect(readFileSync(path.join(live, '1.out'), 'utf8')).toBe('output of a killed run');
+    } finally {
+      rmSync(live, { recursive: true, force: true });
+      rmSync(left, { recursive: true, force: true });
+    }
   });
 
   it('lets a Node process exit while its shells are idle', () => {

@@ -19,7 +19,17 @@
  * and its output is collected from a file once it has exited (no caller here streams).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { holdEventLoop } from './residentProcess';
@@ -106,11 +116,20 @@ function findProgram(program: string, searchPath: string): string | null {
 let requestsDir: string | null = null;
 let requestCount = 0;
 
-/** The private folder of request scripts and their output (0700, mkdtemp), made once per process. */
+/** Request folders are named after their process: `retrace-run-<pid>-<random>`. */
+const FOLDER_PREFIX = 'retrace-run-';
+const LEFT_FOLDER = new RegExp(`^${FOLDER_PREFIX}(\\d+)-`);
+
+/**
+ * The private folder of request scripts and their output (0700, mkdtemp), made once per process and removed when
+ * it exits. Folders left by processes that were killed (their output may be large: blob contents) are removed
+ * first, those of live processes never.
+ */
 function requestFolder(): string | null {
   if (requestsDir) return requestsDir;
   try {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'retrace-run-'));
+    dropLeftFolders();
+    const dir = mkdtempSync(path.join(os.tmpdir(), `${FOLDER_PREFIX}${process.pid}-`));
     if (dir.includes('\n')) return null; // the request line could not say it
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     requestsDir = dir;
@@ -118,6 +137,29 @@ function requestFolder(): string | null {
     return null;
   }
   return requestsDir;
+}
+
+function dropLeftFolders(): void {
+  const uid = process.getuid?.();
+  for (const name of readdirSync(os.tmpdir())) {
+    const pid = Number(LEFT_FOLDER.exec(name)?.[1]);
+    if (!pid || pid === process.pid || isAlive(pid)) continue;
+    const dir = path.join(os.tmpdir(), name);
+    try {
+      if (lstatSync(dir).uid === uid) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // another process dropped it first, or it is not ours to drop
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
+  }
 }
 
 class ResidentShell {
