@@ -92,8 +92,11 @@ const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 
 const programs = new Map<string, string | null>();
 
-/** The absolute path `program` resolves to on `searchPath`, as spawn would find it; null when it is nowhere. */
-function findProgram(program: string, searchPath: string): string | null {
+/**
+ * The absolute path `program` resolves to on `searchPath`, as spawn would find it; null when it is nowhere.
+ * Remembered per search path: asked once per process for each program.
+ */
+export function findProgram(program: string, searchPath: string): string | null {
   const key = `${program}\0${searchPath}`;
   let found = programs.get(key);
   if (found === undefined) {
@@ -128,9 +131,9 @@ const LEFT_FOLDER = new RegExp(`^${FOLDER_PREFIX}(\\d+)-`);
 function requestFolder(): string | null {
   if (requestsDir) return requestsDir;
   try {
+    if (os.tmpdir().includes('\n')) return null; // a request line could not say where its script is
     dropLeftFolders();
     const dir = mkdtempSync(path.join(os.tmpdir(), `${FOLDER_PREFIX}${process.pid}-`));
-    if (dir.includes('\n')) return null; // the request line could not say it
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     requestsDir = dir;
   } catch {

@@ -1,12 +1,11 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
 import type { FileChange } from '../../../shared/model';
 import { DIFF_FILES_ARGS, parseDiffFiles, parseRawChanges, RAW_CHANGES_ARGS, type RawChange } from './diffTree';
 import { GitError } from './errors';
 import { EMPTY_TREE } from './objects';
 import type { GitRunner } from './runner';
 import { holdEventLoop } from '../residentProcess';
+import { findProgram } from '../residentShell';
 
 /** An idle process is stopped after this long. */
 const IDLE_CLOSE_MS = 30_000;
@@ -56,9 +55,9 @@ export class ResidentDiffTree<T> {
     private readonly idleMs = IDLE_CLOSE_MS,
   ) {}
 
-  /** Whether this platform can keep one (stdbuf on PATH). Checked once per process. */
+  /** Whether this platform can keep one (stdbuf on PATH; findProgram looks once per PATH). */
   static available(): boolean {
-    return (hasStdbuf ??= findStdbuf());
+    return process.platform === 'linux' && findProgram('stdbuf', process.env.PATH ?? '') !== null;
   }
 
   /** The changes between two trees, as the one-process call answers them. Rejects when the process failed. */
@@ -210,22 +209,6 @@ export class ResidentDiffTree<T> {
     }, this.idleMs);
     this.idle.unref();
   }
-}
-
-let hasStdbuf: boolean | undefined;
-
-function findStdbuf(): boolean {
-  if (process.platform !== 'linux') return false;
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(path.join(dir, 'stdbuf'), constants.X_OK);
-      return true;
-    } catch {
-      // not here
-    }
-  }
-  return false;
 }
 
 function statusLetter(meta: Buffer): string {
