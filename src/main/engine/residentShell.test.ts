@@ -13,12 +13,23 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../test/helpers';
 import { execGit } from './git/exec';
 import { gitEnv } from './git/env';
+import { GitError } from './git/errors';
 import { runResident } from './residentShell';
 
 afterAll(cleanupTempDirs);
 
 const linux = process.platform === 'linux';
 const hasSyncF = linux && spawnSync('sync', ['-f', '/']).status === 0;
+
+/** Run `body` (top-level await, runResident imported) in a new Node process, as the CLI would. */
+function inNewProcess(body: string) {
+  const file = path.join(tempDir('retrace-rsh-proc-'), 'run.mts');
+  writeFileSync(
+    file,
+    `import { runResident } from ${JSON.stringify(path.join(__dirname, 'residentShell.ts'))};\n${body}`,
+  );
+  return spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 20_000 });
+}
 
 /** What a direct start answers, for comparison. */
 function direct(program: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, stdin?: Buffer) {
@@ -94,8 +105,10 @@ describe.skipIf(!linux)('runResident', () => {
     expect(readFileSync(`/proc/${shellPid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]).toBe(String(process.pid));
     // A failure is classified from git's own stderr and exit code, as from a direct start.
     const failure = await execGit(['rev-parse', '--verify', 'no-such-ref'], { cwd: repo }).catch((e: Error) => e);
-    expect(failure).toBeInstanceOf(Error);
-    expect(direct('git', ['rev-parse', '--verify', 'no-such-ref'], repo, gitEnv()).code).toBe(128);
+    expect(failure).toBeInstanceOf(GitError);
+    const expected = direct('git', ['rev-parse', '--verify', 'no-such-ref'], repo, gitEnv());
+    expect((failure as GitError).exitCode).toBe(expected.code);
+    expect((failure as GitError).stderr).toBe(expected.stderr.toString());
     expect((failure as Error).message).toMatch(/rev-parse.*fatal|Needed a single revision/);
     const blob = await execGit(['hash-object', '--stdin'], { cwd: repo, stdin: Buffer.from([0, 255, 10]) });
     expect(blob.stdout.toString()).toBe(
@@ -107,7 +120,8 @@ describe.skipIf(!linux)('runResident', () => {
     const dir = tempDir('retrace-rsh-sync-');
     expect((await runResident('sync', ['-f', '--', dir], { cwd: '/', env: process.env }))?.code).toBe(0);
     const missing = await runResident('sync', ['-f', '--', path.join(dir, 'nope')], { cwd: '/', env: process.env });
-    expect(missing?.code).not.toBe(0);
+    expect(missing).not.toBeNull();
+    expect(missing!.code).not.toBe(0);
   });
 
   it("removes request folders left by killed processes, never a live process's", () => {
@@ -120,13 +134,7 @@ describe.skipIf(!linux)('runResident', () => {
     }
     try {
       // A new process makes its own folder, and drops the dead one's on the way.
-      const file = path.join(tempDir('retrace-rsh-left-'), 'left.mts');
-      writeFileSync(
-        file,
-        `import { runResident } from ${JSON.stringify(path.join(__dirname, 'residentShell.ts'))};
-         await runResident('pwd', [], { cwd: '/', env: { PATH: process.env.PATH } });`,
-      );
-      const r = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 20_000 });
+      const r = inNewProcess(`await runResident('pwd', [], { cwd: '/', env: { PATH: process.env.PATH } });`);
       expect(r.status, r.stderr).toBe(0);
       expect(existsSync(left)).toBe(false);
       expect(readFileSync(path.join(live, '1.out'), 'utf8')).toBe('output of a killed run');
@@ -137,15 +145,11 @@ describe.skipIf(!linux)('runResident', () => {
   });
 
   it('lets a Node process exit while its shells are idle', () => {
-    const file = path.join(tempDir('retrace-rsh-exit-'), 'idle.mts');
-    writeFileSync(
-      file,
-      `import { runResident } from ${JSON.stringify(path.join(__dirname, 'residentShell.ts'))};
-       const r = await runResident('pwd', [], { cwd: '/', env: { PATH: process.env.PATH } });
+    const started = Date.now();
+    const r = inNewProcess(
+      `const r = await runResident('pwd', [], { cwd: '/', env: { PATH: process.env.PATH } });
        console.log(r?.stdout.toString().trim());`,
     );
-    const started = Date.now();
-    const r = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 20_000 });
     expect(r.stdout.trim(), r.stderr).toBe('/');
     expect(Date.now() - started).toBeLessThan(15_000); // not the 30 s idle timer
   });
