@@ -20,7 +20,7 @@ import { rollBack } from '../recovery/recover';
 import type { RewindEvent, UnrewindEvent } from '../sessions/events';
 import { safetyRef, sessionRef } from '../sessions/ids';
 import { nowNs, type Expectation } from '../shadow/fileIdentity';
-import { batchEnd, type ApplyOptions, type RestorePlan } from '../shadow/restore';
+import { batchEnd, type ApplyOptions, type PlacedFile, type RestorePlan } from '../shadow/restore';
 import { captureIdentities } from './fileIdentity';
 import { assertFreeSpace } from './freeSpace';
 import { captureModes, loadModes, reapplyModes, saveModes } from './modes';
@@ -65,6 +65,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   let codeTree: string | null = typeof t.codeTree === 'function' ? null : t.codeTree;
   /** Once the files are in place, the shadow index takes them too (stageRestored.ts): the next snapshot is cheap. */
   let stageApplied: (() => Promise<boolean>) | undefined;
+  /** What the apply wrote, as it was written: the staging need not hash it again where it is still so. */
+  const placed = new Map<string, PlacedFile>();
   if (t.codeTree) {
     for (let attempt = 1; ; attempt++) {
       const startedNs = nowNs();
@@ -94,7 +96,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
         batchEnd(writes, (id) => blobSizes.get(id) ?? 0),
       );
       known = { entries: plan.entries, blobSizes, readAhead: shadow.readAhead(ahead) };
-      stageApplied = () => shadow.stageRestored(snap.tree, plan.steps, blobSizes);
+      const whole = plan.whole ? { wholeTo: codeTree! } : {};
+      stageApplied = () => shadow.stageRestored(snap.tree, { steps: plan.steps, ...whole }, blobSizes, placed);
       const modes = await step('modes', () => captureModes(ctx.ws.root, planned));
       // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
       const parent = await shadow.readRef(sessionRef(t.target.session));
@@ -141,7 +144,14 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   const kept: string[] = [];
   try {
     if (codeTree && planned.length > 0) {
-      const opts = { tag: t.rid, expect: (rel: string) => expect.get(rel), onChanged: 'stop' as const, kept, ...known };
+      const opts = {
+        tag: t.rid,
+        expect: (rel: string) => expect.get(rel),
+        onChanged: 'stop' as const,
+        kept,
+        placed,
+        ...known,
+      };
       if (faultArmed('restore:mid-apply')) {
         await shadow.applyPaths(codeTree, planned.slice(0, Math.ceil(planned.length / 2)), opts);
         fault('restore:mid-apply');

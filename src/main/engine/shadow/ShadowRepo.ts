@@ -28,7 +28,15 @@ import { assertLockHeld, holdsLock } from '../lock';
 import { mkdirPrivate, writeFilePrivate } from '../privateFs';
 import type { WorkspaceRef } from '../workspace';
 import { looksLikeCorruption, ShadowDoctor } from './repair';
-import { applyPaths, blobOf, planRestore, type ApplyOptions, type RestorePlan, type RestoreStep } from './restore';
+import {
+  applyPaths,
+  blobOf,
+  planRestore,
+  type ApplyOptions,
+  type PlacedFile,
+  type RestorePlan,
+  type RestoreStep,
+} from './restore';
 import { stageRestored } from './stageRestored';
 import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
@@ -457,11 +465,13 @@ export class ShadowRepo {
    */
   stageRestored(
     fromTree: string,
-    steps: readonly RestoreStep[],
+    plan: { steps: readonly RestoreStep[]; wholeTo?: string },
     blobSizes: ReadonlyMap<string, number>,
+    placed: ReadonlyMap<string, PlacedFile>,
   ): Promise<boolean> {
-    const input = { git: this.git, root: this.ws.root, fromTree, steps, blobSizes, sizeCap: this.sizeCap };
-    return stageRestored({ ...input, caseInsensitive: this.ws.caseInsensitive }).catch(() => false);
+    const { steps, wholeTo } = plan;
+    const input = { git: this.git, root: this.ws.root, fromTree, steps, wholeTo, blobSizes, placed };
+    return stageRestored({ ...input, sizeCap: this.sizeCap, caseInsensitive: this.ws.caseInsensitive });
   }
 
   /** path → blob id of the files and symlinks among `paths` in a commit or tree (folders and absent paths left out). */

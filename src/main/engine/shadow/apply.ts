@@ -16,7 +16,7 @@
  * between our last check and our rename (microseconds) has its version replaced. Both need a writer that acts
  * inside a window of microseconds to a few milliseconds and are not detectable without OS-level leases.
  */
-import { lchownSync, linkSync, lstatSync, promises as fs, renameSync } from 'node:fs';
+import { lchownSync, linkSync, lstatSync, promises as fs, renameSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { errnoFault, fault, testHook } from '../faults';
@@ -59,10 +59,24 @@ export interface ApplyOptions {
    */
   readAhead?: Map<string, Promise<Buffer | null>>;
   /**
-   * Work to run once every file is in place, alongside the final settle (its checks, drops and sync are mostly
-   * waits on the disk): a restore stages what it wrote into the shadow index (stageRestored.ts). Must not throw.
+   * Work to run once every file is in place, alongside the final settle: started once the side files' drops are
+   * under way (they and the sync after them are waits on the disk, this mostly work of this process's thread). A
+   * restore stages what it wrote into the shadow index (stageRestored.ts). Must not throw.
    */
   alongsideSettle?: () => Promise<unknown>;
+  /** Collects each file and symlink this run put in place, with what it was when written (stageRestored.ts). */
+  placed?: Map<string, PlacedFile>;
+}
+
+/**
+ * A file or symlink an apply wrote and renamed into place: its blob and mode, its stat data as written, and as it
+ * was right after the rename (the same system-call turn: nothing of this process ran in between).
+ */
+export interface PlacedFile {
+  blob: string;
+  mode: string;
+  written: BigIntStats;
+  placed: BigIntStats;
 }
 
 type Done =
@@ -79,6 +93,8 @@ interface Staged {
   tmp: string;
   /** A regular file (fsynced before the rename); a symlink has no content of its own to sync. */
   file: boolean;
+  /** Its stat data once written. */
+  written: BigIntStats;
 }
 
 interface Backup {
@@ -107,7 +123,7 @@ export function batchEnd<T>(items: readonly T[], bytesOf: (item: T) => number, s
   return end;
 }
 
-export function changedError(rels: string[], extra = ''): RetraceError {
+export function changedError(rels: readonly string[], extra = ''): RetraceError {
   const shown = rels.slice(0, 5).join(', ') + (rels.length > 5 ? `, … (${rels.length})` : '');
   return new RetraceError(
     'E_CHANGED_DURING_RESTORE',
@@ -236,17 +252,17 @@ class ApplyRun {
     if (entry.mode === '120000') {
       dropSideFile(tmp);
       await onPath(rel, 'write', () => fs.symlink(content, tmp));
-      return { entry, tmp, file: false };
+      return { entry, tmp, file: false, written: lstatSync(tmp, { bigint: true }) };
     }
     // An existing file keeps its exact permission bits (and owner), the exec bit as the tree says.
     const exec = entry.mode === '100755';
     const perm = before?.type === 'file' ? withExec(before.mode & 0o7777, exec) : undefined;
     errnoFault('apply:write-file', abs);
-    await onPath(rel, 'write', () =>
+    const written = await onPath(rel, 'write', () =>
       writeNewFile(tmp, content, perm ?? (exec ? 0o777 : 0o666), perm !== undefined, { sync: false }),
     );
     if (before?.type === 'file') keepOwner(tmp, abs);
-    return { entry, tmp, file: true };
+    return { entry, tmp, file: true, written };
   }
 
   /**
@@ -258,7 +274,7 @@ class ApplyRun {
   }
 
   /** The second half: compare rel with what it must hold (I9), keep the old file linked aside, rename. */
-  async place({ entry, tmp }: Staged): Promise<boolean> {
+  async place({ entry, tmp, written }: Staged): Promise<boolean> {
     const rel = entry.path;
     const abs = this.abs(rel);
     await testHook('apply:before-place', abs);
@@ -278,6 +294,10 @@ class ApplyRun {
     errnoFault('apply:rename', abs);
     await onPath(rel, 'replace', async () => renameSync(tmp, abs));
     this.temps.delete(tmp);
+    if (this.opts.placed) {
+      const placed = lstatOrNull(abs);
+      if (placed) this.opts.placed.set(rel, { blob: entry.id, mode: entry.mode, written, placed });
+    }
     await testHook('apply:after-rename', abs);
     this.dirs.add(path.dirname(abs));
     this.done.push(
@@ -309,8 +329,11 @@ class ApplyRun {
    * share a folder, and until that sync a crash is rolled back by recovery from the safety checkpoint (which holds
    * every replaced file's content, I9's identities say so) — the side file is not what keeps it. So the renames
    * need not be durable before the drops, only before the ledger line, which comes after this.
+   *
+   * `alongside` (the final settle's) starts once the drops are under way, and is finished before this returns or
+   * throws, so nothing else (an undo of a failure) runs meanwhile.
    */
-  async settle(): Promise<void> {
+  async settle(alongside?: () => Promise<unknown>): Promise<void> {
     const late: string[] = [];
     const unchanged: Backup[] = [];
     for (const d of this.done) {
@@ -328,7 +351,17 @@ class ApplyRun {
     }
     // Dropped all at once: each unlink frees the replaced file's blocks and waits for the file system's journal,
     // and one after another those waits added up to most of a restore's time on a busy disk.
-    await dropSideFiles(unchanged.map((b) => b.abs));
+    const dropping = dropSideFiles(unchanged.map((b) => b.abs));
+    const beside = alongside?.();
+    try {
+      await dropping;
+      await this.afterDrops(unchanged, late);
+    } finally {
+      await beside?.catch(() => undefined); // it must not throw; if it does, the settle's own outcome stands
+    }
+  }
+
+  private async afterDrops(unchanged: readonly Backup[], late: readonly string[]): Promise<void> {
     const dropped = new Set(unchanged);
     for (const d of this.done)
       if ((d.kind === 'replaced' || d.kind === 'removed') && d.backup && dropped.has(d.backup)) {
@@ -437,7 +470,7 @@ export async function applyPaths(
   const respelled = new Set<string>();
   try {
     await applyAll(git, run, root, tree, unique, entries, respelled);
-    await step('apply.settle', () => settleAlongside(run, opts.alongsideSettle));
+    await step('apply.settle', () => run.settle(opts.alongsideSettle));
   } catch (e) {
     const problems = await run.undo();
     const err = fsError(e);
@@ -448,12 +481,6 @@ export async function applyPaths(
   const changed = new Set<string>(respelled);
   for (const d of run.done) if (d.kind !== 'mkdir' && d.kind !== 'rmdir') changed.add(d.rel);
   return [...changed].sort(cmp);
-}
-
-/** The final settle, with `alongside` running meanwhile; both finished before anything else (an undo) runs. */
-async function settleAlongside(run: ApplyRun, alongside: (() => Promise<unknown>) | undefined): Promise<void> {
-  const [settled] = await Promise.allSettled([run.settle(), alongside?.()]);
-  if (settled.status === 'rejected') throw settled.reason;
 }
 
 /**
@@ -637,5 +664,13 @@ async function pruneEmpty(run: ApplyRun, rel: string): Promise<void> {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') break;
     }
     cur = cur.includes('/') ? cur.slice(0, cur.lastIndexOf('/')) : '';
+  }
+}
+
+function lstatOrNull(abs: string): BigIntStats | null {
+  try {
+    return lstatSync(abs, { bigint: true });
+  } catch {
+    return null; // gone already: the staging leaves it to git
   }
 }

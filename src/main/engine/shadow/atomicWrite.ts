@@ -13,11 +13,13 @@ import {
   closeSync,
   constants as C,
   fchmodSync,
+  fstatSync,
   fsyncSync,
   openSync,
   promises as fs,
   unlinkSync,
   writeSync,
+  type BigIntStats,
 } from 'node:fs';
 import path from 'node:path';
 
@@ -38,6 +40,7 @@ export function sidePath(abs: string, tag: string, kind: SideKind): string {
  * Write `content` to a new file (never following or reusing anything there) and fsync it. `exact`: the bits are
  * exactly `perm` (an existing file's); otherwise the umask narrows them, as for any new file. `sync: false`
  * leaves the fsync to the caller, who must make the file durable (syncFiles) before renaming it into place.
+ * Returns the new file's stat data as the last write left it (a restore's staging compares it, stageRestored.ts).
  */
 export async function writeNewFile(
   abs: string,
@@ -45,14 +48,16 @@ export async function writeNewFile(
   perm: number,
   exact: boolean,
   opts: { sync?: boolean } = {},
-): Promise<void> {
+): Promise<BigIntStats> {
   // Synchronous calls: four thread-pool round trips per file cost more than the writes of a small file, and a
   // restore writes one per changed file (as lstatIdentity, fileIdentity.ts).
   const fd = createExclusive(abs, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, perm);
+  let written: BigIntStats;
   try {
     writeAll(fd, content);
     if (exact) fchmodSync(fd, perm);
     if (opts.sync !== false) fsyncSync(fd);
+    written = fstatSync(fd, { bigint: true });
   } catch (e) {
     try {
       closeSync(fd);
@@ -63,6 +68,7 @@ export async function writeNewFile(
     throw e;
   }
   closeSync(fd);
+  return written;
 }
 
 /**

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { gitEnv } from '../git/env';
 import { objectId } from '../git/looseObject';
-import { indexMode, writeIndexFile, type IndexEntry } from './indexFile';
+import { indexMode, statFields, writeIndexFile, type IndexEntry } from './indexFile';
 import { countLines, type LineCounts } from './lineCounts';
 
 /**
@@ -207,7 +207,7 @@ export async function fastFirstAdd(opts: FastFirstOptions): Promise<void> {
   const { gitDir, root, paths, onProgress } = opts;
   const parallel = Math.max(1, opts.parallel ?? Math.min(2, os.availableParallelism()));
   const importers = Array.from({ length: parallel }, () => new FastImport(gitDir));
-  const entries: IndexEntry[] = [];
+  const entries: (IndexEntry & { path: string })[] = [];
   try {
     let done = 0;
     const total = paths.length;
@@ -216,7 +216,7 @@ export async function fastFirstAdd(opts: FastFirstOptions): Promise<void> {
       const got = readEntry(root, rel);
       if (got) {
         const oid = objectId('blob', got.bytes);
-        entries.push({ path: rel, mode: indexMode(got.st), oid, stat: got.st });
+        entries.push({ path: rel, mode: indexMode(got.st), oid, stat: statFields(got.st) });
         opts.lineCounts?.set(oid, countLines(got.bytes));
         // Each file goes to the importer with the least waiting for it, so both git processes (two cores)
         // stay busy; when both have plenty queued, wait for either.

@@ -10,7 +10,7 @@ import { assertSafeRelPath } from '../paths';
 import { foldCase, withOtherSpellings } from './caseInsensitive';
 
 // The apply side (writing, deleting, rolling back) lives in apply.ts.
-export { applyPaths, batchEnd, blobOf, type ApplyOptions } from './apply';
+export { applyPaths, batchEnd, blobOf, type ApplyOptions, type PlacedFile } from './apply';
 
 export interface RestoreStep {
   path: string;
@@ -29,6 +29,8 @@ export interface RestorePlan {
    * applyPaths takes it instead of asking git again. A path absent here is absent from toTree.
    */
   entries: TreeEntry[];
+  /** The steps are every path where the two trees differ (none left out by the paths, none skipped). */
+  whole: boolean;
 }
 
 const ZERO = /^0+$/;
@@ -56,7 +58,7 @@ export async function planRestore(
   if (paths) paths.forEach(assertSafeRelPath);
   // Case-insensitive folder: a named path also stands for its other spellings (on disk, in the checkpoint).
   if (paths && caseInsensitive) paths = await withOtherSpellings(git, root, toTree, paths);
-  const raw = await changesBetween(git, fromTree, toTree, paths, caseInsensitive, readers);
+  const { changes: raw, whole } = await changesBetween(git, fromTree, toTree, paths, caseInsensitive, readers);
   const deletes = new Set(raw.filter((r) => ZERO.test(r.newMode)).map((r) => r.path));
   // Case-insensitive folder: a deleted spelling is the disk entry a write of another spelling finds (it is
   // renamed, not replaced: caseInsensitive.ts), so that write is not blocked by it.
@@ -96,7 +98,7 @@ export async function planRestore(
         ? depth(b.path) - depth(a.path) || cmp(a.path, b.path)
         : cmp(a.path, b.path),
   );
-  return { steps, skipped, entries: entriesOf(raw) };
+  return { steps, skipped, entries: entriesOf(raw), whole: whole && skipped.length === 0 };
 }
 
 /** The repository's resident readers a plan may use instead of a git process of its own. */
@@ -121,15 +123,25 @@ async function changesBetween(
   paths: readonly string[] | undefined,
   caseInsensitive: boolean,
   { objects, rawDiff }: PlanReaders,
-): Promise<RawChange[]> {
+): Promise<{ changes: RawChange[]; whole: boolean }> {
+  const limited = (changes: RawChange[]) => ({ changes, whole: false });
   const oneProcess = () => diffTreeRaw(git, fromTree, toTree, paths ? { paths } : {});
-  if (!paths) return rawDiff ? rawDiff(fromTree, toTree).catch(oneProcess) : oneProcess();
-  if (caseInsensitive || !paths.every(isPlainPath)) return oneProcess();
+  if (!paths) {
+    const changes = await (rawDiff ? rawDiff(fromTree, toTree).catch(oneProcess) : oneProcess());
+    return { changes, whole: true };
+  }
+  if (caseInsensitive || !paths.every(isPlainPath)) return limited(await oneProcess());
   if (rawDiff) {
     const keep = withinPaths(paths);
-    return rawDiff(fromTree, toTree).then((all) => all.filter((c) => keep(c.path)), oneProcess);
+    return rawDiff(fromTree, toTree).then(
+      (all) => {
+        const changes = all.filter((c) => keep(c.path));
+        return { changes, whole: changes.length === all.length };
+      },
+      async () => limited(await oneProcess()),
+    );
   }
-  return objects ? diffTreesInProcess(objects, fromTree, toTree, paths) : oneProcess();
+  return limited(await (objects ? diffTreesInProcess(objects, fromTree, toTree, paths) : oneProcess()));
 }
 
 /**

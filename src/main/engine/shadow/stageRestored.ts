@@ -11,40 +11,99 @@
  * timestamp, so the next full scan still sees it. The warm path stays off until a full scan has run
  * (forceFullScan), as before.
  *
+ * In a small index the restore's own files are not read and hashed again: their entries are given the blob ids the
+ * restore wrote and the stat data they have now (indexEdit.ts), but only where that stat data proves nothing wrote
+ * to them since. Right after its rename a file must still be the one written (inode, size, mtime) with a ctime, the
+ * rename's, later than that mtime — so a write after the rename would have moved the mtime, whatever the clock's
+ * grain — and now it must still be exactly so, ctime included (a write, chmod or utimes since moves it). Anything
+ * else — a path that does not prove it, a change of mode only, a file new to the index — and git stages them all
+ * from the disk, as before. When the steps were every difference between the two trees and all went in as planned,
+ * the index holds the restore's target tree, and no write-tree is needed to name it.
+ *
  * Left to the next full scan, which judges them with the ignore rules and the size cap: paths the snapshot had
  * no entry for (a restored file that is new to the index), ignore-rule files (their change needs the sweep),
  * anything that is now neither a file nor a link nor absent, and case-insensitive folders (respelled names).
  * RETRACE_FAST_PATHS=0 turns it off with the other fast paths.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import type { GitRunner } from '../git/runner';
 import { addToIndex, writeTree } from '../git/updateIndex';
+import type { PlacedFile } from './apply';
+import { editIndex } from './indexEdit';
+import { indexMode, statFields, syncIndexFile, type IndexEntry } from './indexFile';
 import type { RestoreStep } from './restore';
 import { step } from '../stepTrace';
-import { checkScan, isRuleFile, recordRestoredIndex } from './warmScope';
+import { checkScan, isRuleFile, recordRestoredIndex, type ScanCheck } from './warmScope';
 
 export interface StageRestoredInput {
   git: GitRunner;
   root: string;
   /** The safety snapshot's tree: the index must still hold exactly it (the state file says so). */
   fromTree: string;
+  /**
+   * The tree the restore goes to, when its steps are every path where it differs from fromTree (a whole restore, no
+   * path skipped): an index given exactly those steps holds this tree, and no write-tree is needed to know it.
+   */
+  wholeTo?: string;
   steps: readonly RestoreStep[];
   /** Sizes of the blobs the restore wrote: one over the cap is left to the full scan (which leaves it out). */
   blobSizes: ReadonlyMap<string, number>;
   sizeCap: number;
   caseInsensitive: boolean;
+  /** What the restore wrote and put in place (ApplyOptions.placed), filled by the time this runs. */
+  placed?: ReadonlyMap<string, PlacedFile>;
 }
 
-/** True when the index and the state file now describe the restored folder; false when nothing was staged. */
+/**
+ * True when the index and the state file now describe the restored folder; false when it is left to the next full
+ * scan. Never throws.
+ */
 export async function stageRestored(input: StageRestoredInput): Promise<boolean> {
+  try {
+    const ready = await prepare(input);
+    if (!ready) return false;
+    const { paths, check, edited, tree: known } = ready;
+    // An index written here is made durable while git writes the tree from it (git then writes its own).
+    const synced = edited ? syncIndexFile(path.join(input.git.gitDir, 'index')) : null;
+    if (!edited) await step('stage.add', () => addToIndex(input.git, paths));
+    const [tree] = await Promise.all([known ?? step('stage.tree', () => writeTree(input.git)), synced]);
+    return await recordRestoredIndex(input.git.gitDir, check, tree);
+  } catch {
+    return false;
+  }
+}
+
+interface Prepared {
+  paths: string[];
+  check: ScanCheck;
+  /** The index holds the restored paths already (indexEdit.ts). */
+  edited: boolean;
+  /** The index's tree, when known without write-tree. */
+  tree: string | null;
+}
+
+async function prepare(input: StageRestoredInput): Promise<Prepared | null> {
   const paths = stageablePaths(input);
-  if (!paths) return false;
+  if (!paths) return null;
   const check = await checkScan(input.git.gitDir);
-  if (!check.settled || check.state?.indexTree !== input.fromTree) return false;
-  await step('stage.add', () => addToIndex(input.git, paths));
-  const tree = await step('stage.tree', () => writeTree(input.git));
-  return recordRestoredIndex(input.git.gitDir, check, tree);
+  if (!check.settled || check.state?.indexTree !== input.fromTree) return null;
+  const edits = input.placed && writtenEntries(input.root, paths, input.placed);
+  if (!edits) return { paths, check, edited: false, tree: null };
+  const edited = await step('stage.index', () => editIndex(input.git, edits));
+  const tree = edited && input.wholeTo && asPlanned(input.steps, edits) ? input.wholeTo : null;
+  return { paths, check, edited, tree };
+}
+
+/** Every step went into the index as planned: each write with its blob and mode, each deletion removed. */
+function asPlanned(steps: readonly RestoreStep[], edits: ReadonlyMap<string, IndexEntry | null>): boolean {
+  if (edits.size !== steps.length) return false;
+  return steps.every((s) => {
+    const e = edits.get(s.path);
+    if (e === undefined) return false;
+    if (s.action === 'delete') return e === null;
+    return e !== null && e.oid === s.blob && e.mode === parseInt(s.mode ?? '', 8);
+  });
 }
 
 /** The restored paths the index already tracks, sorted; null when the restore is one to leave to a full scan. */
@@ -60,6 +119,47 @@ function stageablePaths(input: StageRestoredInput): string[] | null {
     paths.push(s.path);
   }
   return paths.length > 0 ? paths.sort() : null;
+}
+
+/**
+ * The index entries of `paths` from what the restore wrote (null: removed), each proven unchanged since it was
+ * written; null when one is not (the caller has git stage them all from the disk).
+ */
+function writtenEntries(
+  root: string,
+  paths: readonly string[],
+  placed: ReadonlyMap<string, PlacedFile>,
+): Map<string, IndexEntry | null> | null {
+  const edits = new Map<string, IndexEntry | null>();
+  for (const rel of paths) {
+    let st: BigIntStats;
+    try {
+      st = lstatSync(path.join(root, rel), { bigint: true });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+      edits.set(rel, null);
+      continue;
+    }
+    const p = placed.get(rel);
+    if (!p || !(st.isFile() || st.isSymbolicLink()) || indexMode(st) !== parseInt(p.mode, 8)) return null;
+    if (!unchangedSinceWritten(st, p)) return null;
+    edits.set(rel, { path: rel, mode: indexMode(st), oid: p.blob, stat: statFields(st) });
+  }
+  return edits;
+}
+
+/**
+ * The file is the one the restore wrote, with nothing written to it since: right after the rename it was the same
+ * file, size and mtime as written, its ctime (the rename's) later than that mtime, and it still is exactly that
+ * now, ctime included (a later write, chmod or utimes moves the ctime).
+ */
+function unchangedSinceWritten(now: BigIntStats, { written, placed }: PlacedFile): boolean {
+  const same = (a: BigIntStats, b: BigIntStats): boolean =>
+    a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeNs === b.mtimeNs;
+  return (
+    same(placed, written) && placed.ctimeNs > written.mtimeNs && same(now, placed) && now.ctimeNs === placed.ctimeNs
+  );
 }
 
 function kindOnDisk(abs: string): 'entry' | 'absent' | 'other' {

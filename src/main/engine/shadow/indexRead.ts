@@ -1,0 +1,246 @@
+/**
+ * Reads the shadow index as git would see it: the `index` file and, when it links to one (core.splitIndex), its
+ * shared part, merged into one sorted list of entries. Only for stageRestored.ts, which rewrites a small index
+ * with a restore's entries instead of having `update-index` hash again every byte the restore has just written.
+ * Written by hand: no maintained JavaScript library reads git's index (isomorphic-git reads versions 2–3 only,
+ * without split indexes).
+ *
+ * Format (gitformat-index): "DIRC", version, entry count; per entry ten 32-bit stat fields, the object id, 16-bit
+ * flags (and 16 more when the extended bit is set, version 3+), then the path: version 4 as a varint count of
+ * bytes to drop from the previous path plus the NUL-terminated rest, versions 2–3 as is and NUL-padded to a
+ * multiple of 8. Extensions follow (signature, size, data), then the SHA-1 of all that precedes it.
+ *
+ * A split index's `link` extension names the shared index (sharedindex.<id>) and holds two EWAH bitmaps over its
+ * entries: those the main file replaces (in order, by its first entries, whose names are empty) and those it
+ * deletes; the main file's other entries are added.
+ *
+ * Anything this reader does not expect — another hash, a conflict stage, extended flags (skip-worktree,
+ * intent-to-add), a required extension it does not know, a checksum that does not match — makes it answer null,
+ * and the caller leaves the work to git.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { IndexEntry, IndexStat } from './indexFile';
+
+export interface ParsedIndex {
+  /** Sorted by name bytes, as git keeps them. */
+  entries: ParsedEntry[];
+  /** Optional extensions of the main file git may keep (the untracked cache), as they were. */
+  kept: { signature: string; data: Buffer }[];
+}
+
+export interface ParsedEntry extends IndexEntry {
+  path: Buffer;
+  oid: Buffer;
+}
+
+const HEADER = 12;
+const STAT_BYTES = 40;
+const ID_BYTES = 20;
+const EXTENDED = 0x4000;
+const STAGE_MASK = 0x3000;
+const NAME_MASK = 0x0fff;
+
+/** Extensions git rebuilds by itself or that describe the file's layout only: dropped when the index is rewritten. */
+const DROPPED = new Set(['TREE', 'EOIE', 'IEOT', 'link']);
+/** Optional extensions carried over unchanged (the untracked cache: dropping it would make the next scan slower). */
+const KEPT = new Set(['UNTR']);
+
+class Unexpected extends Error {}
+
+/** The index at `indexPath` (with its shared part, from the same folder); null: absent or not one we read. */
+export function readIndex(indexPath: string): ParsedIndex | null {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(indexPath);
+  } catch {
+    return null;
+  }
+  try {
+    const main = parseFile(bytes);
+    const link = main.extensions.find((x) => x.signature === 'link');
+    const kept = main.extensions.filter((x) => KEPT.has(x.signature));
+    if (!link) {
+      if (main.entries.some((e) => e.path.length === 0)) throw new Unexpected('entry without a name');
+      return { entries: main.entries, kept };
+    }
+    return { entries: mergeShared(path.dirname(indexPath), main.entries, link.data), kept };
+  } catch (e) {
+    if (e instanceof Unexpected || e instanceof RangeError) return null;
+    throw e;
+  }
+}
+
+interface ParsedFile {
+  entries: ParsedEntry[];
+  extensions: { signature: string; data: Buffer }[];
+}
+
+function parseFile(bytes: Buffer): ParsedFile {
+  if (bytes.length < HEADER + ID_BYTES || bytes.toString('latin1', 0, 4) !== 'DIRC')
+    throw new Unexpected('not an index');
+  const body = bytes.subarray(0, bytes.length - ID_BYTES);
+  if (
+    !createHash('sha1')
+      .update(body)
+      .digest()
+      .equals(bytes.subarray(bytes.length - ID_BYTES))
+  )
+    throw new Unexpected('checksum');
+  const version = bytes.readUInt32BE(4);
+  if (version < 2 || version > 4) throw new Unexpected(`version ${version}`);
+  const count = bytes.readUInt32BE(8);
+  const entries: ParsedEntry[] = [];
+  let at = HEADER;
+  let previous: Buffer = Buffer.alloc(0);
+  for (let i = 0; i < count; i++) {
+    const start = at;
+    const stat = readStat(body, at);
+    const mode = body.readUInt32BE(at + 24);
+    const oid = body.subarray(at + STAT_BYTES, at + STAT_BYTES + ID_BYTES);
+    const flags = body.readUInt16BE(at + STAT_BYTES + ID_BYTES);
+    if (flags & (EXTENDED | STAGE_MASK)) throw new Unexpected('extended flags or a conflict stage');
+    at += STAT_BYTES + ID_BYTES + 2;
+    let name: Buffer;
+    if (version === 4) {
+      const [drop, next] = readVarint(body, at);
+      if (drop > previous.length) throw new Unexpected('bad path compression');
+      const end = body.indexOf(0, next);
+      if (end < 0) throw new Unexpected('unterminated path');
+      const keep = previous.length - drop;
+      name = Buffer.allocUnsafe(keep + end - next);
+      previous.copy(name, 0, 0, keep);
+      body.copy(name, keep, next, end);
+      at = end + 1;
+    } else {
+      const length = flags & NAME_MASK;
+      const end = length < NAME_MASK ? at + length : body.indexOf(0, at);
+      if (end < 0 || end > body.length) throw new Unexpected('unterminated path');
+      name = Buffer.from(body.subarray(at, end));
+      at = start + ((STAT_BYTES + ID_BYTES + 2 + (end - at) + 8) & ~7);
+    }
+    if (at > body.length) throw new Unexpected('truncated');
+    entries.push({ path: name, mode, oid, stat });
+    previous = name;
+  }
+  const extensions: ParsedFile['extensions'] = [];
+  while (at < body.length) {
+    if (at + 8 > body.length) throw new Unexpected('truncated extension');
+    const signature = body.toString('latin1', at, at + 4);
+    const size = body.readUInt32BE(at + 4);
+    if (at + 8 + size > body.length) throw new Unexpected('truncated extension');
+    const isOptional = signature[0]! >= 'A' && signature[0]! <= 'Z';
+    if (!isOptional && !DROPPED.has(signature)) throw new Unexpected(`required extension ${signature}`);
+    extensions.push({ signature, data: body.subarray(at + 8, at + 8 + size) });
+    at += 8 + size;
+  }
+  return { entries, extensions };
+}
+
+function readStat(b: Buffer, at: number): IndexStat {
+  const u = (k: number): number => b.readUInt32BE(at + 4 * k);
+  return {
+    ctimeS: u(0),
+    ctimeNs: u(1),
+    mtimeS: u(2),
+    mtimeNs: u(3),
+    dev: u(4),
+    ino: u(5),
+    uid: u(7),
+    gid: u(8),
+    size: u(9),
+  };
+}
+
+/** git's varint (varint.c): 7 bits a byte, most significant first, each continuation biased by one. */
+function readVarint(b: Buffer, at: number): [number, number] {
+  let c = b[at++]!;
+  let value = c & 127;
+  while (c & 128) {
+    if (at >= b.length || value > 2 ** 40) throw new Unexpected('bad varint');
+    c = b[at++]!;
+    value = (value + 1) * 128 + (c & 127);
+  }
+  return [value, at];
+}
+
+/** split-index.c merge_base_index: the shared entries, replaced and deleted as the bitmaps say, plus the others. */
+function mergeShared(gitDir: string, main: ParsedEntry[], link: Buffer): ParsedEntry[] {
+  if (link.length < ID_BYTES) throw new Unexpected('short link extension');
+  const baseId = link.toString('hex', 0, ID_BYTES);
+  if (/^0+$/.test(baseId)) throw new Unexpected('a link to no shared index');
+  let sharedBytes: Buffer;
+  try {
+    sharedBytes = readFileSync(path.join(gitDir, `sharedindex.${baseId}`));
+  } catch {
+    throw new Unexpected('the shared index is missing');
+  }
+  const shared = parseFile(sharedBytes);
+  const merged: (ParsedEntry | null)[] = [...shared.entries];
+  let replaced = 0;
+  if (link.length > ID_BYTES) {
+    const [deleted, next] = readEwah(link, ID_BYTES);
+    const [replacedBits, end] = readEwah(link, next);
+    if (end !== link.length) throw new Unexpected('garbage after the bitmaps');
+    for (const pos of replacedBits) {
+      const dst = merged[pos];
+      const src = main[replaced++];
+      if (!dst || !src || src.path.length !== 0) throw new Unexpected('bad replacement');
+      merged[pos] = { ...src, path: dst.path };
+    }
+    for (const pos of deleted) {
+      if (pos >= merged.length) throw new Unexpected('bad deletion');
+      merged[pos] = null;
+    }
+  }
+  const added = main.slice(replaced);
+  if (added.some((e) => e.path.length === 0)) throw new Unexpected('an added entry without a name');
+  return mergeSorted(
+    merged.filter((e): e is ParsedEntry => e !== null),
+    added,
+  );
+}
+
+/** Two lists sorted by path bytes (as git writes them) made one; a path in both, or out of order, is unexpected. */
+function mergeSorted(a: ParsedEntry[], b: ParsedEntry[]): ParsedEntry[] {
+  const out: ParsedEntry[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && Buffer.compare(a[i]!.path, b[j]!.path) < 0) ? a[i++]! : b[j++]!;
+    if (out.length > 0 && Buffer.compare(out[out.length - 1]!.path, next.path) >= 0)
+      throw new Unexpected('paths out of order or twice');
+    out.push(next);
+  }
+  return out;
+}
+
+/**
+ * An EWAH bitmap (ewah/ewah_io.c): bit count, word count, that many 64-bit words, the last marker's position.
+ * Each marker word says a run of words that are all 0 or all 1 (bit 0; length in bits 1–32) and how many literal
+ * words follow it (bits 33–63). Returns the set positions, ascending, and where the bitmap ends.
+ */
+export function readEwah(b: Buffer, at: number): [number[], number] {
+  const bits = b.readUInt32BE(at);
+  const words = b.readUInt32BE(at + 4);
+  const end = at + 8 + words * 8 + 4;
+  if (end > b.length) throw new Unexpected('truncated bitmap');
+  const word = (i: number): bigint => b.readBigUInt64BE(at + 8 + i * 8);
+  const set: number[] = [];
+  let pos = 0;
+  for (let i = 0; i < words;) {
+    const marker = word(i++);
+    const run = Number((marker >> 1n) & 0xffffffffn) * 64;
+    if (marker & 1n) for (let k = 0; k < run; k++) set.push(pos + k);
+    pos += run;
+    const literals = Number(marker >> 33n);
+    if (i + literals > words) throw new Unexpected('bad bitmap');
+    for (let k = 0; k < literals; k++, pos += 64) {
+      const w = word(i++);
+      for (let c = 0; c < 64; c++) if ((w >> BigInt(c)) & 1n) set.push(pos + c);
+    }
+  }
+  if (set.length > 0 && set[set.length - 1]! >= bits) throw new Unexpected('a bit past the bitmap');
+  return [set, end];
+}
