@@ -59,9 +59,8 @@ export interface ApplyOptions {
    */
   readAhead?: Map<string, Promise<Buffer | null>>;
   /**
-   * Work to run once every file is in place, alongside the final settle: started once the side files' drops are
-   * under way (they and the sync after them are waits on the disk, this mostly work of this process's thread). A
-   * restore stages what it wrote into the shadow index (stageRestored.ts). Must not throw.
+   * Work to run once every file is in place, alongside the final settle (its checks, drops and sync are mostly
+   * waits on the disk): a restore stages what it wrote into the shadow index (stageRestored.ts). Must not throw.
    */
   alongsideSettle?: () => Promise<unknown>;
   /** Collects each file and symlink this run put in place, with what it was when written (stageRestored.ts). */
@@ -123,7 +122,7 @@ export function batchEnd<T>(items: readonly T[], bytesOf: (item: T) => number, s
   return end;
 }
 
-export function changedError(rels: readonly string[], extra = ''): RetraceError {
+export function changedError(rels: string[], extra = ''): RetraceError {
   const shown = rels.slice(0, 5).join(', ') + (rels.length > 5 ? `, … (${rels.length})` : '');
   return new RetraceError(
     'E_CHANGED_DURING_RESTORE',
@@ -329,11 +328,8 @@ class ApplyRun {
    * share a folder, and until that sync a crash is rolled back by recovery from the safety checkpoint (which holds
    * every replaced file's content, I9's identities say so) — the side file is not what keeps it. So the renames
    * need not be durable before the drops, only before the ledger line, which comes after this.
-   *
-   * `alongside` (the final settle's) starts once the drops are under way, and is finished before this returns or
-   * throws, so nothing else (an undo of a failure) runs meanwhile.
    */
-  async settle(alongside?: () => Promise<unknown>): Promise<void> {
+  async settle(): Promise<void> {
     const late: string[] = [];
     const unchanged: Backup[] = [];
     for (const d of this.done) {
@@ -351,17 +347,7 @@ class ApplyRun {
     }
     // Dropped all at once: each unlink frees the replaced file's blocks and waits for the file system's journal,
     // and one after another those waits added up to most of a restore's time on a busy disk.
-    const dropping = dropSideFiles(unchanged.map((b) => b.abs));
-    const beside = alongside?.();
-    try {
-      await dropping;
-      await this.afterDrops(unchanged, late);
-    } finally {
-      await beside?.catch(() => undefined); // it must not throw; if it does, the settle's own outcome stands
-    }
-  }
-
-  private async afterDrops(unchanged: readonly Backup[], late: readonly string[]): Promise<void> {
+    await dropSideFiles(unchanged.map((b) => b.abs));
     const dropped = new Set(unchanged);
     for (const d of this.done)
       if ((d.kind === 'replaced' || d.kind === 'removed') && d.backup && dropped.has(d.backup)) {
@@ -470,7 +456,7 @@ export async function applyPaths(
   const respelled = new Set<string>();
   try {
     await applyAll(git, run, root, tree, unique, entries, respelled);
-    await step('apply.settle', () => run.settle(opts.alongsideSettle));
+    await step('apply.settle', () => settleAlongside(run, opts.alongsideSettle));
   } catch (e) {
     const problems = await run.undo();
     const err = fsError(e);
@@ -481,6 +467,12 @@ export async function applyPaths(
   const changed = new Set<string>(respelled);
   for (const d of run.done) if (d.kind !== 'mkdir' && d.kind !== 'rmdir') changed.add(d.rel);
   return [...changed].sort(cmp);
+}
+
+/** The final settle, with `alongside` running meanwhile; both finished before anything else (an undo) runs. */
+async function settleAlongside(run: ApplyRun, alongside: (() => Promise<unknown>) | undefined): Promise<void> {
+  const [settled] = await Promise.allSettled([run.settle(), alongside?.()]);
+  if (settled.status === 'rejected') throw settled.reason;
 }
 
 /**

@@ -17,8 +17,12 @@ import type { GitRunner } from '../git/runner';
 import { encodeIndex, replaceIndexFile, type IndexEntry } from './indexFile';
 import { readIndex } from './indexRead';
 
-/** Bytes of index (shared part included) up to which it is rewritten here: a folder of about 10,000 files. */
-export const MAX_INDEX_BYTES = 1 << 20;
+/**
+ * Bytes of index (shared part included) up to which it is rewritten here: a folder of about 3,000 files. Reading
+ * and writing a whole index here costs ~2 ms at 1,000 files but ~30 ms at 10,000, where git's split index rewrites
+ * only what changed and its staging hides behind the restore's last sync.
+ */
+export const MAX_INDEX_BYTES = 256 * 1024;
 
 /**
  * Give each path in `edits` its new entry (null: remove it). Every path must have an entry already; false (the index
@@ -35,11 +39,10 @@ export function editIndex(git: GitRunner, edits: ReadonlyMap<string, IndexEntry 
       if (old === null) return null;
       const parsed = readIndex(indexPath);
       if (!parsed) return null;
-      const byPath = new Map(parsed.entries.map((e, i) => [e.path.toString('latin1'), i]));
       const next: (IndexEntry | null)[] = parsed.entries.map((e) => smudgedIfRacy(e, old));
       for (const [rel, entry] of edits) {
-        const i = byPath.get(Buffer.from(rel, 'utf8').toString('latin1'));
-        if (i === undefined) return null;
+        const i = positionOf(parsed.entries, Buffer.from(rel, 'utf8'));
+        if (i < 0) return null;
         next[i] = entry && { ...entry, path: parsed.entries[i]!.path };
       }
       const entries = next.filter((e): e is IndexEntry => e !== null);
@@ -47,6 +50,20 @@ export function editIndex(git: GitRunner, edits: ReadonlyMap<string, IndexEntry 
     },
     { durable: false },
   );
+}
+
+/** Where `name` is among entries sorted by name bytes; -1 when it is not. */
+function positionOf(entries: readonly { path: Buffer }[], name: Buffer): number {
+  let lo = 0;
+  let hi = entries.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = Buffer.compare(entries[mid]!.path, name);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /**

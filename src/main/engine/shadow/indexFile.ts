@@ -92,7 +92,9 @@ export interface EncodeOptions {
 export function encodeIndex(entries: readonly IndexEntry[], opts: EncodeOptions = {}): Buffer {
   const version = opts.version ?? 4;
   const named = entries.map((e) => ({ e, name: typeof e.path === 'string' ? Buffer.from(e.path, 'utf8') : e.path }));
-  named.sort((a, b) => Buffer.compare(a.name, b.name));
+  // Entries read from an index come sorted already: a linear look instead of a sort.
+  const sorted = named.every((x, i) => i === 0 || Buffer.compare(named[i - 1]!.name, x.name) < 0);
+  if (!sorted) named.sort((a, b) => Buffer.compare(a.name, b.name));
   let size = 12 + 20;
   for (const { name } of named) size += version === 2 ? (62 + name.length + 8) & ~7 : 62 + 5 + name.length + 1;
   for (const x of opts.extensions ?? []) size += 8 + x.data.length;

@@ -139,17 +139,16 @@ function parseFile(bytes: Buffer): ParsedFile {
 }
 
 function readStat(b: Buffer, at: number): IndexStat {
-  const u = (k: number): number => b.readUInt32BE(at + 4 * k);
   return {
-    ctimeS: u(0),
-    ctimeNs: u(1),
-    mtimeS: u(2),
-    mtimeNs: u(3),
-    dev: u(4),
-    ino: u(5),
-    uid: u(7),
-    gid: u(8),
-    size: u(9),
+    ctimeS: b.readUInt32BE(at),
+    ctimeNs: b.readUInt32BE(at + 4),
+    mtimeS: b.readUInt32BE(at + 8),
+    mtimeNs: b.readUInt32BE(at + 12),
+    dev: b.readUInt32BE(at + 16),
+    ino: b.readUInt32BE(at + 20),
+    uid: b.readUInt32BE(at + 28),
+    gid: b.readUInt32BE(at + 32),
+    size: b.readUInt32BE(at + 36),
   };
 }
 

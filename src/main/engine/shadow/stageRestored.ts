@@ -90,6 +90,9 @@ async function prepare(input: StageRestoredInput): Promise<Prepared | null> {
   if (!check.settled || check.state?.indexTree !== input.fromTree) return null;
   const edits = input.placed && writtenEntries(input.root, paths, input.placed);
   if (!edits) return { paths, check, edited: false, tree: null };
+  // This runs beside the restore's settle (apply.ts), whose checks are quick work on this thread and whose drops
+  // and sync are waits on the disk: the index is rewritten (work on this thread too) once those waits have begun.
+  await new Promise((resolve) => setImmediate(resolve));
   const edited = await step('stage.index', () => editIndex(input.git, edits));
   const tree = edited && input.wholeTo && asPlanned(input.steps, edits) ? input.wholeTo : null;
   return { paths, check, edited, tree };
