@@ -26,30 +26,27 @@ export const MAX_INDEX_BYTES = 256 * 1024;
 
 /**
  * Give each path in `edits` its new entry (null: remove it). Every path must have an entry already; false (the index
- * untouched) when one has none, or the index is large or one indexRead.ts does not read.
+ * untouched) when one has none, or the index is large or one indexRead.ts does not read. The new index is not yet
+ * synced (indexFile.ts replaceIndexFile): the caller syncs it with syncIndexFile.
  */
 export function editIndex(git: GitRunner, edits: ReadonlyMap<string, IndexEntry | null>): boolean {
   // Windows: git keeps its own stat data there (no inode, ctime the creation time), which Node's would not match.
   if (process.platform === 'win32' || git.indexBytes() > MAX_INDEX_BYTES) return false;
   const indexPath = path.join(git.gitDir, 'index');
-  return replaceIndexFile(
-    indexPath,
-    () => {
-      const old = mtimeSeconds(indexPath);
-      if (old === null) return null;
-      const parsed = readIndex(indexPath);
-      if (!parsed) return null;
-      const next: (IndexEntry | null)[] = parsed.entries.map((e) => smudgedIfRacy(e, old));
-      for (const [rel, entry] of edits) {
-        const i = positionOf(parsed.entries, Buffer.from(rel, 'utf8'));
-        if (i < 0) return null;
-        next[i] = entry && { ...entry, path: parsed.entries[i]!.path };
-      }
-      const entries = next.filter((e): e is IndexEntry => e !== null);
-      return encodeIndex(entries, { extensions: parsed.kept });
-    },
-    { durable: false },
-  );
+  return replaceIndexFile(indexPath, () => {
+    const old = mtimeSeconds(indexPath);
+    if (old === null) return null;
+    const parsed = readIndex(indexPath);
+    if (!parsed) return null;
+    const next: (IndexEntry | null)[] = parsed.entries.map((e) => smudgedIfRacy(e, old));
+    for (const [rel, entry] of edits) {
+      const i = positionOf(parsed.entries, Buffer.from(rel, 'utf8'));
+      if (i < 0) return null;
+      next[i] = entry && { ...entry, path: parsed.entries[i]!.path };
+    }
+    const entries = next.filter((e): e is IndexEntry => e !== null);
+    return encodeIndex(entries, { extensions: parsed.kept });
+  });
 }
 
 /** Where `name` is among entries sorted by name bytes; -1 when it is not. */

@@ -14,9 +14,9 @@
  * is not older than the index file's as possibly dirty and compares content.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, promises as fs, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, promises as fs, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
-import { openPrivateSync } from '../privateFs';
+import { openPrivate, openPrivateSync } from '../privateFs';
 
 export interface IndexEntry {
   /** Workspace-relative, '/'-separated (bytes as git keeps them, or a string written as UTF-8). */
@@ -146,29 +146,37 @@ export function encodeIndex(entries: readonly IndexEntry[], opts: EncodeOptions 
 
 /**
  * Replace `<gitDir>/index` the way git does: write `index.lock` (created exclusively, so a git process that
- * holds it makes us fail rather than race), then rename it over the index.
+ * holds it makes us fail rather than race), fsync it, then rename it over the index. Off the event loop: a first
+ * snapshot of a large folder writes megabytes here, and the app and the hook server keep answering meanwhile.
  */
 export async function writeIndexFile(indexPath: string, entries: readonly IndexEntry[]): Promise<void> {
-  replaceIndexFile(indexPath, () => encodeIndex(entries), { durable: true });
-  return Promise.resolve();
+  const lock = `${indexPath}.lock`;
+  const fh = await openPrivate(lock, 'wx');
+  try {
+    await fh.writeFile(encodeIndex(entries));
+    await fh.sync();
+  } catch (e) {
+    await fh.close();
+    await fs.rm(lock, { force: true });
+    throw e;
+  }
+  await fh.close();
+  await fs.rename(lock, indexPath);
 }
 
 /**
- * Read-modify-write of the index under git's lock: `build` runs once `index.lock` is ours, so no git process can
- * write the index between what it reads and what replaces it; null from it leaves the index as it was. In plain
- * system calls (a restore does this on its critical path: no thread-pool round trips). `durable: false` renames
- * the new index into place unsynced: the caller syncs it (syncIndexFile) before anything relies on it, and a crash
- * meanwhile leaves at worst an index whose checksum fails, which repair.ts rebuilds (the index is a cache).
+ * Read-modify-write of a small index under git's lock, in plain system calls (a restore does it on its critical
+ * path: no thread-pool round trips): `build` runs once `index.lock` is ours, so no git process can write the index
+ * between what it reads and what replaces it; null from it leaves the index as it was. The new index is renamed
+ * into place unsynced: the caller syncs it (syncIndexFile) before anything relies on it, and a crash meanwhile
+ * leaves at worst an index whose checksum fails, which repair.ts rebuilds (the index is a cache).
  */
-export function replaceIndexFile(indexPath: string, build: () => Buffer | null, opts: { durable: boolean }): boolean {
+export function replaceIndexFile(indexPath: string, build: () => Buffer | null): boolean {
   const lock = `${indexPath}.lock`;
   const fd = openPrivateSync(lock, 'wx');
   try {
     const bytes = build();
-    if (bytes !== null) {
-      for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off);
-      if (opts.durable) fsyncSync(fd);
-    }
+    if (bytes !== null) for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off);
     closeSync(fd);
     if (bytes === null) {
       unlinkSync(lock);
@@ -187,7 +195,7 @@ export function replaceIndexFile(indexPath: string, build: () => Buffer | null, 
   return true;
 }
 
-/** fsync an index written with `durable: false`; gone meanwhile (a newer one renamed over it): nothing to do. */
+/** fsync an index replaceIndexFile wrote; gone meanwhile (a newer one renamed over it): nothing to do. */
 export async function syncIndexFile(indexPath: string): Promise<void> {
   let fh;
   try {
