@@ -293,10 +293,7 @@ class ApplyRun {
     errnoFault('apply:rename', abs);
     await onPath(rel, 'replace', async () => renameSync(tmp, abs));
     this.temps.delete(tmp);
-    if (this.opts.placed) {
-      const placed = lstatOrNull(abs);
-      if (placed) this.opts.placed.set(rel, { blob: entry.id, mode: entry.mode, written, placed });
-    }
+    if (this.opts.placed) this.recordPlaced(rel, entry, written);
     await testHook('apply:after-rename', abs);
     this.dirs.add(path.dirname(abs));
     this.done.push(
@@ -305,6 +302,16 @@ class ApplyRun {
         : { kind: 'created', rel, blob: entry.id },
     );
     return true;
+  }
+
+  /** rel as it is right after its rename (the same turn: nothing of this process ran in between), for the staging. */
+  private recordPlaced(rel: string, entry: TreeEntry, written: BigIntStats): void {
+    try {
+      const placed = lstatSync(this.abs(rel), { bigint: true });
+      this.opts.placed?.set(rel, { blob: entry.id, mode: entry.mode, written, placed });
+    } catch {
+      // gone already: the staging leaves it to git
+    }
   }
 
   /** A folder the tree has as a file: it may only hold empty folders (planRestore deleted its files first). */
@@ -656,13 +663,5 @@ async function pruneEmpty(run: ApplyRun, rel: string): Promise<void> {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') break;
     }
     cur = cur.includes('/') ? cur.slice(0, cur.lastIndexOf('/')) : '';
-  }
-}
-
-function lstatOrNull(abs: string): BigIntStats | null {
-  try {
-    return lstatSync(abs, { bigint: true });
-  } catch {
-    return null; // gone already: the staging leaves it to git
   }
 }

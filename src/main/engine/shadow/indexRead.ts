@@ -2,8 +2,8 @@
  * Reads the shadow index as git would see it: the `index` file and, when it links to one (core.splitIndex), its
  * shared part, merged into one sorted list of entries. Only for stageRestored.ts, which rewrites a small index
  * with a restore's entries instead of having `update-index` hash again every byte the restore has just written.
- * Written by hand: no maintained JavaScript library reads git's index (isomorphic-git reads versions 2–3 only,
- * without split indexes).
+ * Written by hand: no maintained JavaScript library reads the index as the shadow repository keeps it (version 4,
+ * split; isomorphic-git reads neither).
  *
  * Format (gitformat-index): "DIRC", version, entry count; per entry ten 32-bit stat fields, the object id, 16-bit
  * flags (and 16 more when the extended bit is set, version 3+), then the path: version 4 as a varint count of
@@ -72,22 +72,24 @@ export function readIndex(indexPath: string): ParsedIndex | null {
   }
 }
 
+/** The index ends with the SHA-1 of everything before it (git's own integrity check), and starts "DIRC". */
+export function indexChecksumOk(bytes: Buffer): boolean {
+  if (bytes.length < 32 || bytes.subarray(0, 4).toString('latin1') !== 'DIRC') return false;
+  const body = bytes.subarray(0, bytes.length - ID_BYTES);
+  return createHash('sha1')
+    .update(body)
+    .digest()
+    .equals(bytes.subarray(bytes.length - ID_BYTES));
+}
+
 interface ParsedFile {
   entries: ParsedEntry[];
   extensions: { signature: string; data: Buffer }[];
 }
 
 function parseFile(bytes: Buffer): ParsedFile {
-  if (bytes.length < HEADER + ID_BYTES || bytes.toString('latin1', 0, 4) !== 'DIRC')
-    throw new Unexpected('not an index');
+  if (!indexChecksumOk(bytes) || bytes.length < HEADER + ID_BYTES) throw new Unexpected('not an intact index');
   const body = bytes.subarray(0, bytes.length - ID_BYTES);
-  if (
-    !createHash('sha1')
-      .update(body)
-      .digest()
-      .equals(bytes.subarray(bytes.length - ID_BYTES))
-  )
-    throw new Unexpected('checksum');
   const version = bytes.readUInt32BE(4);
   if (version < 2 || version > 4) throw new Unexpected(`version ${version}`);
   const count = bytes.readUInt32BE(8);

@@ -25,6 +25,7 @@ import { GitError } from '../git/errors';
 import { execGit } from '../git/exec';
 import { gitEnv } from '../git/env';
 import { RecoveryLog } from '../journal';
+import { indexChecksumOk } from './indexRead';
 import { SessionStore } from '../sessions/store';
 import { mkdirPrivate, writeFilePrivate } from '../privateFs';
 
@@ -625,14 +626,6 @@ function badPackedLines(text: string): number[] {
     bad.push(i);
   });
   return bad;
-}
-
-/** The index ends with the SHA-1 of everything before it (git's own integrity check), and starts "DIRC". */
-function indexChecksumOk(bytes: Buffer): boolean {
-  if (bytes.length < 32 || bytes.subarray(0, 4).toString('latin1') !== 'DIRC') return false;
-  const body = bytes.subarray(0, bytes.length - 20);
-  const sum = bytes.subarray(bytes.length - 20);
-  return createHash('sha1').update(body).digest().equals(sum);
 }
 
 /** null: the file is gone (a concurrent gc packed it), which is no damage. */
