@@ -84,11 +84,12 @@ interface Prepared {
 }
 
 async function prepare(input: StageRestoredInput): Promise<Prepared | null> {
-  const paths = stageablePaths(input);
-  if (!paths) return null;
+  const stageable = stageablePaths(input);
+  if (!stageable) return null;
+  const paths = [...stageable.keys()];
   const check = await checkScan(input.git.gitDir);
   if (!check.settled || check.state?.indexTree !== input.fromTree) return null;
-  const edits = input.placed && writtenEntries(input.root, paths, input.placed);
+  const edits = input.placed && writtenEntries(stageable, input.placed);
   if (!edits) return { paths, check, edited: false, tree: null };
   // This runs beside the restore's settle (apply.ts), whose checks are quick work on this thread and whose drops
   // and sync are waits on the disk: the index is rewritten (work on this thread too) once those waits have begun.
@@ -109,45 +110,42 @@ function asPlanned(steps: readonly RestoreStep[], edits: ReadonlyMap<string, Ind
   });
 }
 
-/** The restored paths the index already tracks, sorted; null when the restore is one to leave to a full scan. */
-function stageablePaths(input: StageRestoredInput): string[] | null {
+/**
+ * The restored paths the index already tracks, sorted, with what lstat sees there now (null: absent); null when the
+ * restore is one to leave to a full scan.
+ */
+function stageablePaths(input: StageRestoredInput): Map<string, BigIntStats | null> | null {
   if (input.caseInsensitive || input.steps.length === 0 || process.env.RETRACE_FAST_PATHS === '0') return null;
-  const paths: string[] = [];
+  const paths: [string, BigIntStats | null][] = [];
   for (const s of input.steps) {
     if (isRuleFile(s.path)) return null;
     if (s.blob && (input.blobSizes.get(s.blob) ?? Infinity) > input.sizeCap) return null;
     if (s.was === undefined) continue; // new to the index: the full scan judges it with the rules
-    const kind = kindOnDisk(path.join(input.root, s.path));
-    if (kind === 'other') return null;
-    paths.push(s.path);
+    const st = onDisk(path.join(input.root, s.path));
+    if (st === 'other') return null;
+    paths.push([s.path, st]);
   }
-  return paths.length > 0 ? paths.sort() : null;
+  return paths.length > 0 ? new Map(paths.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : null;
 }
 
 /**
- * The index entries of `paths` from what the restore wrote (null: removed), each proven unchanged since it was
- * written; null when one is not (the caller has git stage them all from the disk).
+ * The index entries of the stageable paths from what the restore wrote (null: removed), each proven unchanged since
+ * it was written by what lstat saw there; null when one is not (the caller has git stage them all from the disk).
  */
 function writtenEntries(
-  root: string,
-  paths: readonly string[],
+  onDiskNow: ReadonlyMap<string, BigIntStats | null>,
   placed: ReadonlyMap<string, PlacedFile>,
 ): Map<string, IndexEntry | null> | null {
   const edits = new Map<string, IndexEntry | null>();
-  for (const rel of paths) {
-    let st: BigIntStats;
-    try {
-      st = lstatSync(path.join(root, rel), { bigint: true });
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+  for (const [rel, st] of onDiskNow) {
+    if (st === null) {
       edits.set(rel, null);
       continue;
     }
     const p = placed.get(rel);
-    if (!p || !(st.isFile() || st.isSymbolicLink()) || indexMode(st) !== parseInt(p.mode, 8)) return null;
-    if (!unchangedSinceWritten(st, p)) return null;
-    edits.set(rel, { path: rel, mode: indexMode(st), oid: p.blob, stat: statFields(st) });
+    const mode = indexMode(st);
+    if (!p || mode !== parseInt(p.mode, 8) || !unchangedSinceWritten(st, p)) return null;
+    edits.set(rel, { path: rel, mode, oid: p.blob, stat: statFields(st) });
   }
   return edits;
 }
@@ -165,12 +163,13 @@ function unchangedSinceWritten(now: BigIntStats, { written, placed }: PlacedFile
   );
 }
 
-function kindOnDisk(abs: string): 'entry' | 'absent' | 'other' {
+/** What lstat sees at `abs`: a file or symlink, null when absent, 'other' for anything else (or no answer). */
+function onDisk(abs: string): BigIntStats | null | 'other' {
   try {
-    const st = lstatSync(abs);
-    return st.isFile() || st.isSymbolicLink() ? 'entry' : 'other';
+    const st = lstatSync(abs, { bigint: true });
+    return st.isFile() || st.isSymbolicLink() ? st : 'other';
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : 'other';
+    return code === 'ENOENT' || code === 'ENOTDIR' ? null : 'other';
   }
 }
