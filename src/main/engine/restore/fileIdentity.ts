@@ -8,7 +8,7 @@
  * begun yet and can simply take a new snapshot (transaction.ts) or stop.
  */
 import path from 'node:path';
-import { diskBlob, inDoubt, lstatIdentity, nowNs, type Expectation } from '../shadow/fileIdentity';
+import { diskBlob, inDoubt, nowNs, recordedIdentity, type Expectation } from '../shadow/fileIdentity';
 import { changedError } from '../shadow/apply';
 import { foldCase } from '../shadow/caseInsensitive';
 
@@ -27,7 +27,7 @@ export async function captureIdentities(
   for (const rel of paths) {
     const abs = path.join(root, rel);
     const seenAtNs = nowNs();
-    const stat = await lstatIdentity(abs);
+    const stat = await recordedIdentity(abs);
     const blob = safetyBlobs.get(rel) ?? folded?.get(foldCase(rel)) ?? null;
     const onDisk = stat && stat.type !== 'dir' ? 'something' : null;
     let same: boolean;

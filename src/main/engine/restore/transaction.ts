@@ -76,6 +76,11 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       planned = plan.steps.map((s) => s.path);
       skipped = plan.skipped;
       if (t.dryRun) return { safety: null, changed: planned, skipped };
+      const writes = plan.steps.filter((s) => s.action === 'write' && s.blob).map((s) => s.blob!);
+      // Asked now, answered by the resident reader while the disk is looked at (identities, modes); a failure is
+      // reported where it is awaited, below.
+      const sizesAsked = shadow.blobSizes(writes);
+      sizesAsked.catch(() => {});
       try {
         const was = new Map(plan.steps.filter((s) => s.was).map((s) => [s.path, s.was!]));
         expect = await step('identities', () =>
@@ -86,8 +91,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
         if (e instanceof RetraceError && e.code === 'E_CHANGED_DURING_RESTORE' && attempt < SNAPSHOT_ATTEMPTS) continue;
         throw e;
       }
-      const writes = plan.steps.filter((s) => s.action === 'write' && s.blob).map((s) => s.blob!);
-      const sizes = await step('sizes', () => shadow.blobSizes(writes));
+      const modes = await step('modes', () => captureModes(ctx.ws.root, planned));
+      const sizes = await step('sizes', () => sizesAsked);
       await step('freeSpace', () => assertFreeSpace(ctx.ws.root, sizes));
       const blobSizes = new Map(writes.map((id, i) => [id, sizes[i]!]));
       // The first batch's contents are read while the steps up to the apply run (the reader is a process of its own).
@@ -98,7 +103,6 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       known = { entries: plan.entries, blobSizes, readAhead: shadow.readAhead(ahead) };
       const whole = plan.whole ? { wholeTo: codeTree! } : {};
       stageApplied = () => shadow.stageRestored(snap.tree, { steps: plan.steps, ...whole }, blobSizes, placed);
-      const modes = await step('modes', () => captureModes(ctx.ws.root, planned));
       // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
       const parent = await shadow.readRef(sessionRef(t.target.session));
       // The modes file and the safety commit and ref are independent of each other: their syncs overlap. Both are

@@ -28,7 +28,15 @@ import { assertSafeRelPath } from '../paths';
 import { dropSideFile, dropSideFiles, sidePath, writeNewFile } from './atomicWrite';
 import { syncWrittenDirs, syncWrittenFiles } from '../syncFs';
 import { step } from '../stepTrace';
-import { diskBlob, lstatIdentity, nowNs, stillAsExpected, type Expectation, type StatIdentity } from './fileIdentity';
+import {
+  diskBlob,
+  lstatIdentity,
+  nowNs,
+  stillAsExpected,
+  withFineness,
+  type Expectation,
+  type StatIdentity,
+} from './fileIdentity';
 import { respellForTree } from './caseInsensitive';
 import { fsError, onPath } from './fsErrors';
 import { NO_HARD_LINKS, putInPlace, relKept, removeIfStill } from './putInPlace';
@@ -186,7 +194,7 @@ class ApplyRun {
       throw fsError(e, rel, 'keep the old version of');
     }
     this.dirs.add(path.dirname(abs));
-    return { abs: backup, was: { blob: expect?.blob ?? null, stat: now, seenAtNs: nowNs() } };
+    return { abs: backup, was: { blob: expect?.blob ?? null, stat: withFineness(now, abs), seenAtNs: nowNs() } };
   }
 
   async remove(rel: string): Promise<void> {
@@ -202,7 +210,7 @@ class ApplyRun {
       this.done.push({
         kind: 'removed',
         rel,
-        backup: { abs: backup, was: { blob: g.expect?.blob ?? null, stat: now, seenAtNs: nowNs() } },
+        backup: { abs: backup, was: { blob: g.expect?.blob ?? null, stat: withFineness(now, abs), seenAtNs: nowNs() } },
       });
     } else {
       const link = now.type === 'link' ? await fs.readlink(abs, { encoding: 'buffer' }) : undefined;
@@ -532,9 +540,11 @@ async function applyAll(
   );
   const pending: TreeEntry[] = [];
   await step('apply.compare', async () => {
+    // Only a look (the write checks the parents again, mkdirs): the paths' shared parents are looked at once.
+    const folders = new Map<string, boolean>();
     for (const entry of blobs) {
       const abs = run.abs(entry.path);
-      const now = (await parentsAreDirs(root, entry.path)) ? await lstatIdentity(abs) : null;
+      const now = (await parentsAreDirs(root, entry.path, folders)) ? await lstatIdentity(abs) : null;
       const state = await compare(abs, entry, now, sizes.get(entry.id));
       if (state === 'same') continue;
       if (state === 'mode-only') await run.chmodExec(entry.path, entry.mode === '100755');
@@ -640,10 +650,14 @@ async function compare(
   return isExec === (entry.mode === '100755') ? 'same' : 'mode-only';
 }
 
-async function parentsAreDirs(root: string, rel: string): Promise<boolean> {
+async function parentsAreDirs(root: string, rel: string, seen?: Map<string, boolean>): Promise<boolean> {
   for (const parent of parentsOf(rel)) {
-    const st = await lstatIdentity(path.join(root, parent));
-    if (!st || st.type !== 'dir') return false;
+    let isDir = seen?.get(parent);
+    if (isDir === undefined) {
+      isDir = (await lstatIdentity(path.join(root, parent)))?.type === 'dir';
+      seen?.set(parent, isDir);
+    }
+    if (!isDir) return false;
   }
   return true;
 }

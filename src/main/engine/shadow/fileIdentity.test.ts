@@ -9,7 +9,15 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers';
 import { objectId } from '../git/looseObject';
-import { DOUBT_WINDOW_NS, FINE_DOUBT_WINDOW_NS, inDoubt, lstatIdentity, nowNs, stillAsExpected } from './fileIdentity';
+import {
+  DOUBT_WINDOW_NS,
+  FINE_DOUBT_WINDOW_NS,
+  inDoubt,
+  lstatIdentity,
+  nowNs,
+  recordedIdentity,
+  stillAsExpected,
+} from './fileIdentity';
 
 afterAll(cleanupTempDirs);
 
@@ -24,11 +32,13 @@ describe('the doubt window', () => {
     const abs = path.join(dir, 'f.txt');
     writeFileSync(abs, 'one\n');
     await sleep(Number(FINE_DOUBT_WINDOW_NS / 1_000_000n) + 10);
-    const id = (await lstatIdentity(abs))!;
+    const id = (await recordedIdentity(abs))!;
     expect(id.fine).toBe(true);
     const seenAtNs = nowNs();
     expect(inDoubt(id, seenAtNs)).toBe(false);
     expect(inDoubt({ ...id, fine: false }, seenAtNs)).toBe(true); // the 3 s window would have hashed it
+    // A plain look does not ask the file system (it is not recorded): taken as coarse, the safe side.
+    expect(inDoubt((await lstatIdentity(abs))!, seenAtNs)).toBe(true);
     const expect1 = { blob: objectId('blob', Buffer.from('one\n')), stat: id, seenAtNs };
     expect(await stillAsExpected(abs, await lstatIdentity(abs), expect1)).toBe(true);
     // A same-size rewrite right after the look: its stamps moved, and the content decides.
@@ -41,7 +51,7 @@ describe('the doubt window', () => {
     writeFileSync(abs, 'x');
     const whole = Math.floor(Date.now() / 1000) - 1;
     utimesSync(abs, whole, whole); // the ctime is now, fine; the mtime a whole second
-    const id = (await lstatIdentity(abs))!;
+    const id = (await recordedIdentity(abs))!;
     expect(id.fine).toBe(false);
     expect(inDoubt(id, nowNs())).toBe(true);
     expect(id.mtimeNs >= nowNs() - DOUBT_WINDOW_NS).toBe(true);

@@ -66,6 +66,7 @@ export async function planRestore(
   const deleted = (p: string): boolean => deletes.has(p) || deletedFolds.has(foldCase(p));
   const steps: RestoreStep[] = [];
   const skipped: RestorePlan['skipped'] = [];
+  const folders = new Map<string, FolderLook>();
 
   for (const r of raw) {
     const was = ZERO.test(r.oldMode) || r.oldMode === '040000' ? {} : { was: r.oldId };
@@ -73,7 +74,7 @@ export async function planRestore(
       steps.push({ path: r.path, action: 'delete', ...was });
       continue;
     }
-    const blocked = await whyBlocked(root, r.path, ZERO.test(r.oldMode), deleted);
+    const blocked = await whyBlocked(root, r.path, ZERO.test(r.oldMode), deleted, folders);
     if (blocked) skipped.push({ path: r.path, reason: blocked });
     else steps.push({ path: r.path, action: 'write', mode: r.newMode, blob: r.newId, ...was });
   }
@@ -163,16 +164,25 @@ function entriesOf(raw: readonly RawChange[]): TreeEntry[] {
   return entries;
 }
 
+/** What a plan found at a parent folder's path: many of its paths share their parents. */
+type FolderLook = 'folder' | 'absent' | 'other';
+
 async function whyBlocked(
   root: string,
   rel: string,
   isNew: boolean,
   deleted: (p: string) => boolean,
+  folders: Map<string, FolderLook>,
 ): Promise<string | null> {
   for (const parent of parentsOf(rel)) {
-    const st = await lstatOrNull(path.join(root, parent));
-    if (!st) return null; // nothing there yet: the restore creates the folders
-    if (st.isDirectory()) continue;
+    let look = folders.get(parent);
+    if (!look) {
+      const st = await lstatOrNull(path.join(root, parent));
+      look = !st ? 'absent' : st.isDirectory() ? 'folder' : 'other';
+      folders.set(parent, look);
+    }
+    if (look === 'absent') return null; // nothing there yet: the restore creates the folders
+    if (look === 'folder') continue;
     if (deleted(parent)) return null; // a checkpointed file or link that the restore removes first
     return `${parent} on disk is not a folder and is not checkpointed`;
   }
@@ -202,7 +212,8 @@ async function firstUncaptured(root: string, dir: string, deleted: (p: string) =
 
 async function lstatOrNull(abs: string): Promise<Stats | null> {
   try {
-    return lstatSync(abs); // synchronous, as lstatIdentity (fileIdentity.ts) says why
+    // Synchronous, as lstatIdentity (fileIdentity.ts) says why.
+    return lstatSync(abs, { throwIfNoEntry: false }) ?? null;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
