@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import { RetraceError } from '../../../shared/errors';
 
 /** What went wrong in one git call, classified from git's own words. */
@@ -10,6 +11,7 @@ export type GitErrorKind =
   | 'ref-mismatch' // update-ref's expected old value did not match
   | 'bad-object' // an object id that does not exist / is not the right type
   | 'unreadable' // a work-tree file git could not open
+  | 'churned' // a work-tree file deleted or rewritten while git read it (between its lstat and its read)
   | 'corrupt' // the repository's files are damaged
   | 'failed'; // anything else: git's message is kept
 
@@ -20,7 +22,7 @@ export class GitError extends Error {
     readonly args: readonly string[],
     readonly exitCode: number | null,
     readonly stderr: string,
-    /** For 'unreadable': the work-tree path git named; for 'workdir-missing': the folder. */
+    /** For 'unreadable' and 'churned': the work-tree path git named; for 'workdir-missing': the folder. */
     readonly path?: string,
   ) {
     super(message);
@@ -52,13 +54,29 @@ export function spawnFailure(args: readonly string[], cwd: string | undefined, e
   return new GitError('failed', `cannot run git ${gitSubcommand(args)}: ${e.message}`, args, null, '');
 }
 
+/**
+ * The exit code of a git killed by SIGBUS (128 + n, as a shell and execGit report a signal): git maps a work-tree
+ * file of more than 32 KB to hash it, and one cut short meanwhile faults on the pages past its new end.
+ */
+const SIGBUS_EXIT = os.constants.signals.SIGBUS === undefined ? null : 128 + os.constants.signals.SIGBUS;
+
+/** git died of SIGBUS: it could not remove its own lock files (index.lock), as it does on an error. */
+export function diedOfSigbus(e: GitError): boolean {
+  return e.exitCode !== null && e.exitCode === SIGBUS_EXIT;
+}
+
 export function classifyGitFailure(args: readonly string[], exitCode: number | null, stderr: string): GitError {
   const text = stderr.trim();
   const first = text.split('\n').find((l) => /^(fatal|error):/.test(l)) ?? text.split('\n')[0] ?? '';
-  const message = `git ${gitSubcommand(args)} failed: ${first || `exit ${exitCode}`}`;
+  const bus = exitCode !== null && exitCode === SIGBUS_EXIT;
+  const why = first || (bus ? 'stopped by SIGBUS (a file it read was cut short meanwhile)' : `exit ${exitCode}`);
+  const message = `git ${gitSubcommand(args)} failed: ${why}`;
   let kind: GitErrorKind = 'failed';
   let path: string | undefined;
   const unreadable = /(?:open|read|readlink|lstat|stat|opendir)\("(.*)"\): Permission denied/.exec(text);
+  const churned =
+    /(?:open|read|readlink)\("(.*)"\): No such file or directory/.exec(text) ??
+    /short read while indexing (.*)/.exec(text);
   if (/index\.lock': File exists/.test(text)) kind = 'index-locked';
   else if (/cannot lock ref .*but expected|is at [0-9a-f]+ but expected|reference already exists/.test(text))
     kind = 'ref-mismatch';
@@ -67,6 +85,10 @@ export function classifyGitFailure(args: readonly string[], exitCode: number | n
     kind = 'unreadable';
     path = unreadable[1];
   } else if (/Permission denied/.test(text)) kind = 'unreadable';
+  else if (churned) {
+    kind = 'churned';
+    path = churned[1];
+  } else if (bus) kind = 'churned';
   else if (
     /index file corrupt|index file smaller than expected|unknown index entry format|index file open failed|bad signature|loose object .* is corrupt|object file .* is empty|bad tree object|packfile .* does not match|unable to read [0-9a-f]{40}|unable to read tree|missing (?:blob|tree|commit) [0-9a-f]{40}|inflate: data stream error|unexpected line in .*packed-refs|reference broken/.test(
       text,

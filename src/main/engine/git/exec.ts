@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { classifyGitFailure, spawnFailure } from './errors';
 import { gitEnv } from './env';
 import { runResident } from '../residentShell';
@@ -52,10 +53,11 @@ export async function execGit(args: readonly string[], opts: ExecGitOptions = {}
     // git may exit before reading all of stdin (e.g. a bad argument): ignore EPIPE, the exit code tells.
     child.stdin.on('error', () => {});
     child.on('error', (e: NodeJS.ErrnoException) => reject(spawnFailure(args, opts.cwd, e)));
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       const stderr = Buffer.concat(err).toString('utf8');
       const stdout = Buffer.concat(out);
-      const exitCode = code ?? -1;
+      // Killed by a signal: 128 + its number, as the resident shell reports it.
+      const exitCode = code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : -1);
       if (okCodes.includes(exitCode)) resolve({ stdout, stderr, exitCode });
       else reject(classifyGitFailure(args, exitCode, stderr));
     });

@@ -39,11 +39,13 @@ export async function listWorkTreeChanges(
   // lstat: ~0.3 s at 100k files), so the hinted entries are listed with --cached instead, as "modified": the
   // snapshot lstats each of them itself, and update-index re-hashes only those (unchanged ones keep their blob).
   const others = ['ls-files', '-z', '-t', '--others', '--exclude-standard'];
-  const { stdout, stderr } = pathspec
-    ? await git.exec([...others, '--cached', '--', ...pathspec])
-    : (sideBySide ?? git.indexBytes() >= SIDE_BY_SIDE_MIN_INDEX_BYTES)
-      ? joined(await git.execSideBySide([others, ['ls-files', '-z', '-t', '--modified', '--deleted']]))
-      : await git.exec([...others, '--modified', '--deleted']);
+  const list = async (): Promise<{ stdout: Buffer; stderr: string }> =>
+    pathspec
+      ? await git.exec([...others, '--cached', '--', ...pathspec])
+      : (sideBySide ?? git.indexBytes() >= SIDE_BY_SIDE_MIN_INDEX_BYTES)
+        ? joined(await git.execSideBySide([others, ['ls-files', '-z', '-t', '--modified', '--deleted']]))
+        : await git.exec([...others, '--modified', '--deleted']);
+  const { stdout, stderr } = await afterChurn(list);
   // git only warns about a folder it cannot open and walks on: that would silently drop its files.
   const unreadable = /could not open directory '(.*?)\/?': Permission denied/.exec(stderr);
   if (unreadable) throw new GitError('unreadable', `cannot read folder ${unreadable[1]}`, [], 0, stderr, unreadable[1]);
@@ -64,6 +66,20 @@ export async function listWorkTreeChanges(
     else result.modified.push(p); // 'C' (changed), or 'H' (cached: a hinted entry, see above)
   }
   return result;
+}
+
+/**
+ * A racily clean entry is hashed to compare it (git maps a file of more than 32 KB): one an agent cuts short
+ * meanwhile kills that ls-files with SIGBUS (errors.ts 'churned'). It only reads: run again.
+ */
+async function afterChurn<T>(list: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await list();
+    } catch (e) {
+      if (!(e instanceof GitError && e.kind === 'churned') || attempt >= 4) throw e;
+    }
+  }
 }
 
 /**

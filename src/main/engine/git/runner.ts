@@ -167,6 +167,11 @@ export class GitRunner {
     );
   }
 
+  /** The index file git reads and writes (GIT_INDEX_FILE, else the repository's own). */
+  indexPath(): string {
+    return this.opts.indexFile ?? path.join(this.gitDir, 'index');
+  }
+
   /** Bytes of the index git reads, its shared part included (core.splitIndex): how large a folder's scan is. */
   indexBytes(): number {
     const size = (file: string): number => {

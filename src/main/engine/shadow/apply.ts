@@ -362,7 +362,7 @@ class ApplyRun {
     }
     // Dropped all at once: each unlink frees the replaced file's blocks and waits for the file system's journal,
     // and one after another those waits added up to most of a restore's time on a busy disk.
-    await dropSideFiles(unchanged.map((b) => b.abs));
+    await step('settle.drop', () => dropSideFiles(unchanged.map((b) => b.abs)));
     const dropped = new Set(unchanged);
     for (const d of this.done)
       if ((d.kind === 'replaced' || d.kind === 'removed') && d.backup && dropped.has(d.backup)) {
@@ -373,7 +373,7 @@ class ApplyRun {
       if (this.opts.onChanged === 'keep') this.opts.kept?.push(...late);
       else throw changedError(late);
     }
-    await syncWrittenDirs(this.dirs);
+    await step('settle.sync', () => syncWrittenDirs(this.dirs));
     // Durable now: a later settle (the writes after the deletions) syncs only the folders it touched.
     this.dirs.clear();
   }
