@@ -31,6 +31,11 @@ function inNewProcess(body: string) {
   return spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 20_000 });
 }
 
+/** `env -0` output as its sorted variables. */
+function sortedEnv(out: Buffer): string[] {
+  return out.toString('utf8').split('\0').filter(Boolean).sort();
+}
+
 /** What a direct start answers, for comparison. */
 function direct(program: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, stdin?: Buffer) {
   const r = spawnSync(program, args, { cwd, env, input: stdin });
@@ -46,13 +51,16 @@ describe.skipIf(!linux)('runResident', () => {
     const cases: [string, string[], Buffer?][] = [
       ['printf', ['%s\\0', ...nasty]],
       ['pwd', []],
-      ['env', []],
+      ['env', ['-0']],
       ['cat', [], Buffer.from([0, 1, 2, 255, 10, 39, 0])],
       ['sh', ['-c', 'echo out; echo err >&2; exit 3']],
     ];
     for (const [program, args, stdin] of cases) {
       const got = await runResident(program, args, { cwd, env, ...(stdin ? { stdin } : {}) });
-      expect(got, program).toEqual(direct(program, args, cwd, env, stdin));
+      const want = direct(program, args, cwd, env, stdin);
+      // The environment's order is the shell's (dash exports in its own order): the same variables, byte for byte.
+      if (program === 'env') for (const r of [got!, want]) r.stdout = Buffer.from(sortedEnv(r.stdout).join('\0'));
+      expect(got, program).toEqual(want);
     }
     // Nothing of the shell ran any word: no file appeared.
     expect(spawnSync('ls', ['-A', cwd]).stdout.toString()).toBe('');
@@ -61,6 +69,29 @@ describe.skipIf(!linux)('runResident', () => {
     expect(seen!.stdout.toString().split('\n').filter(Boolean).sort()).toEqual(
       ['EMPTY=', `ODD=x'y`, 'z $PATH', `PATH=${env.PATH}`].sort(),
     );
+  });
+
+  it("gives exactly the caller's variables whatever their names: the shell's own (PWD, OLDPWD, PPID, IFS) and names no shell takes", async () => {
+    const cwd = tempDir('retrace-rsh-');
+    const envs: NodeJS.ProcessEnv[] = [
+      {
+        PATH: process.env.PATH!,
+        PWD: '/not/the/cwd',
+        OLDPWD: '/elsewhere',
+        PPID: '1',
+        IFS: 'x',
+        LINENO: '7',
+        OPTIND: '3',
+      },
+      { PATH: process.env.PATH!, PWD: cwd },
+      { PATH: process.env.PATH! },
+      { PATH: process.env.PATH!, 'odd.name': 'a', 'with-dash': 'b', '1st': 'c', ENV: '/x', CDPATH: '/' },
+    ];
+    for (const env of envs) {
+      const got = await runResident('env', ['-0'], { cwd, env });
+      expect(got?.code, JSON.stringify(env)).toBe(0);
+      expect(sortedEnv(got!.stdout), JSON.stringify(env)).toEqual(sortedEnv(direct('env', ['-0'], cwd, env).stdout));
+    }
   });
 
   it('says that nothing ran when the folder or the program is not there, so the caller starts it itself', async () => {

@@ -6,10 +6,11 @@
  * millisecond whatever Node's size. Written by hand because no library starts processes from a helper process.
  *
  * Protocol: Node writes a script per request into a private folder — every word single-quoted, so no byte of a
- * path or a value is interpreted — and sends its path as one line. The script enters the working folder and execs
- * `env -i <the caller's environment> <program> <args>` with stdin, stdout and stderr redirected to files beside it;
- * the shell answers the exit status in a line. A line "x" before it says the folder could not be entered: nothing
- * ran, and the caller starts the program itself, so that the error is the one it always was.
+ * path or a value is interpreted — and sends its path as one line. The script enters the working folder, gives
+ * the program the caller's whole environment (ScriptEnv), says "r" in a line and execs the program with stdin,
+ * stdout and stderr redirected to files beside it; the shell answers the exit status in a line. A status without
+ * the "r" before it says nothing ran (the folder could not be entered, a variable not set): the caller starts the
+ * program itself, so that the error is the one it always was.
  *
  * A pool of shells, each running one request at a time (a slow git never holds up a quick one; two walks of a
  * full scan run side by side); past MAX_SHELLS the caller starts its own. Like the resident git readers, a shell
@@ -24,6 +25,7 @@ import {
   constants,
   lstatSync,
   mkdtempSync,
+  realpathSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -40,7 +42,7 @@ const MAX_SHELLS = 4;
 
 /**
  * Reads one script path per line and runs it in a subshell (so its `exec` replaces the subshell, not the loop),
- * with fd 3 on the loop's stdout for the "x" of a folder it could not enter; then answers the exit status.
+ * with fd 3 on the loop's stdout for the "r" said right before the exec; then answers the exit status.
  */
 const LOOP = 'while IFS= read -r f; do ( . "$f" ) 3>&1; echo "$?"; done';
 
@@ -77,7 +79,38 @@ export async function runResident(
   return shell.run(exe, args, words, run).finally(() => pool.release(shell));
 }
 
-/** `NAME=value` words for `env -i`; null when a name could be taken for an option or is not a name. */
+/**
+ * The script's lines that give the program exactly the caller's environment, nothing of the shell's own, and
+ * the words before the program on its exec line. Where /bin/sh is dash and every name is one a shell variable
+ * can have: dash's own builtins (unset what the subshell has — PATH, and PWD and OLDPWD, which its cd sets —
+ * then export the caller's variables), so that the exec starts the program itself. Otherwise `env -i NAME=value…
+ * program`: a second exec, 0.6–1 ms per program here, and a restore starts nine. Not for bash or BusyBox: bash
+ * adds `_` and SHLVL to every program's environment, and neither is checked here. A name that export refuses
+ * after all ends the subshell before its "r": nothing ran, and the caller starts the program itself.
+ */
+function scriptEnv(words: readonly string[]): { lines: string; prefix: string } {
+  if (shellIsDash() && words.every((w) => SHELL_NAME.test(w.slice(0, w.indexOf('='))))) {
+    const exports = words.length > 0 ? `export ${words.map(quote).join(' ')}\n` : '';
+    return { lines: `unset PATH PWD OLDPWD\n${exports}`, prefix: '' };
+  }
+  return { lines: '', prefix: `env -i ${words.map(quote).join(' ')} ` };
+}
+
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+let dash: boolean | undefined;
+
+function shellIsDash(): boolean {
+  if (process.env.RETRACE_SHELL_ENV === 'env') return false; // the `env -i` path, for its tests
+  try {
+    dash ??= path.basename(realpathSync('/bin/sh')) === 'dash';
+  } catch {
+    dash = false;
+  }
+  return dash;
+}
+
+/** `NAME=value` words; null when a name could be taken for an option or is not a name. */
 function envWords(env: NodeJS.ProcessEnv): string[] | null {
   const words: string[] = [];
   for (const [k, v] of Object.entries(env)) {
@@ -181,10 +214,11 @@ class ResidentShell {
     try {
       if (run.stdin !== undefined) writeFileSync(files.in, run.stdin, { mode: 0o600 });
       const stdin = run.stdin !== undefined ? files.in : '/dev/null';
+      const given = scriptEnv(env);
       writeFileSync(
         files.script,
-        `cd -- ${quote(run.cwd)} 2>/dev/null || { echo x >&3; exit 1; }\n` +
-          `exec 3>&- env -i ${env.map(quote).join(' ')} ${[exe, ...args].map(quote).join(' ')}` +
+        `cd -- ${quote(run.cwd)} 2>/dev/null || exit 1\n${given.lines}echo r >&3\n` +
+          `exec 3>&- ${given.prefix}${[exe, ...args].map(quote).join(' ')}` +
           ` <${quote(stdin)} >${quote(files.out)} 2>${quote(files.err)}\n`,
         { mode: 0o600 },
       );
@@ -223,21 +257,21 @@ class ResidentShell {
     this.idle.unref();
   }
 
-  /** The status line of one script (after an "x" line, 'x'); rejects when the shell went away meanwhile. */
+  /** The status line of one script ('x' when no "r" came before it); rejects when the shell went away meanwhile. */
   private request(child: ChildProcessWithoutNullStreams, script: string): Promise<string> {
     if (this.idle) clearTimeout(this.idle);
-    let sawX = false;
+    let started = false;
     return new Promise<string>((resolve, reject) => {
       holdEventLoop(child, true);
       this.answer = (line) => {
         if (line instanceof Error) return reject(line);
-        if (line === 'x') {
-          sawX = true;
+        if (line === 'r') {
+          started = true;
           return;
         }
         this.answer = null;
         holdEventLoop(child, false);
-        resolve(sawX || line === null ? 'x' : line);
+        resolve(started && line !== null ? line : 'x');
       };
       child.stdin.write(script + '\n');
     });
