@@ -6,7 +6,7 @@
  * writes and its renames is proven from the system calls in test/reliability/durability.test.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -82,6 +82,13 @@ describe.skipIf(!linux)('runResident', () => {
         IFS: 'x',
         LINENO: '7',
         OPTIND: '3',
+        // Variables that steer a shell (start-up file, cd's search path, home, prompt): given, never obeyed.
+        ENV: '/nonexistent/env.sh',
+        BASH_ENV: '/nonexistent/bash_env.sh',
+        CDPATH: '/',
+        HOME: '/nonexistent',
+        PS4: '$(touch pwned)',
+        SHELLOPTS: 'xtrace',
       },
       { PATH: process.env.PATH!, PWD: cwd },
       { PATH: process.env.PATH! },
@@ -92,6 +99,7 @@ describe.skipIf(!linux)('runResident', () => {
       expect(got?.code, JSON.stringify(env)).toBe(0);
       expect(sortedEnv(got!.stdout), JSON.stringify(env)).toEqual(sortedEnv(direct('env', ['-0'], cwd, env).stdout));
     }
+    expect(readdirSync(cwd)).toEqual([]); // PS4's command substitution never ran
   });
 
   it('says that nothing ran when the folder or the program is not there, so the caller starts it itself', async () => {
