@@ -7,7 +7,7 @@
  *
  * Protocol: Node writes a script per request into a private folder — every word single-quoted, so no byte of a
  * path or a value is interpreted — and sends its path as one line. The script enters the working folder, gives
- * the program the caller's whole environment (ScriptEnv), says "r" in a line and execs the program with stdin,
+ * the program the caller's whole environment (scriptEnv), says "r" in a line and execs the program with stdin,
  * stdout and stderr redirected to files beside it; the shell answers the exit status in a line. A status without
  * the "r" before it says nothing ran (the folder could not be entered, a variable not set): the caller starts the
  * program itself, so that the error is the one it always was.
@@ -25,9 +25,9 @@ import {
   constants,
   lstatSync,
   mkdtempSync,
-  realpathSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   unlinkSync,
   writeFileSync,
@@ -84,7 +84,7 @@ export async function runResident(
  * the words before the program on its exec line. Where /bin/sh is dash and every name is one a shell variable
  * can have: dash's own builtins (unset what the subshell has — PATH, and PWD and OLDPWD, which its cd sets —
  * then export the caller's variables), so that the exec starts the program itself. Otherwise `env -i NAME=value…
- * program`: a second exec, 0.6–1 ms per program here, and a restore starts nine. Not for bash or BusyBox: bash
+ * program`: a second exec, 0.6–1 ms per program here, and a restore starts up to nine. Not for bash or BusyBox: bash
  * adds `_` and SHLVL to every program's environment, and neither is checked here. A name that export refuses
  * after all ends the subshell before its "r": nothing ran, and the caller starts the program itself.
  */
