@@ -6,7 +6,16 @@
  * writes and its renames is proven from the system calls in test/reliability/durability.test.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,15 +29,20 @@ afterAll(cleanupTempDirs);
 
 const linux = process.platform === 'linux';
 const hasSyncF = linux && spawnSync('sync', ['-f', '/']).status === 0;
+const shIsDash = linux && path.basename(realpathSync('/bin/sh')) === 'dash';
 
 /** Run `body` (top-level await, runResident imported) in a new Node process, as the CLI would. */
-function inNewProcess(body: string) {
+function inNewProcess(body: string, env: NodeJS.ProcessEnv = {}) {
   const file = path.join(tempDir('retrace-rsh-proc-'), 'run.mts');
   writeFileSync(
     file,
     `import { runResident } from ${JSON.stringify(path.join(__dirname, 'residentShell.ts'))};\n${body}`,
   );
-  return spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 20_000 });
+  return spawnSync(process.execPath, ['--import', 'tsx', file], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: { ...process.env, ...env },
+  });
 }
 
 /** `env -0` output as its sorted variables. */
@@ -100,6 +114,20 @@ describe.skipIf(!linux)('runResident', () => {
       expect(sortedEnv(got!.stdout), JSON.stringify(env)).toEqual(sortedEnv(direct('env', ['-0'], cwd, env).stdout));
     }
     expect(readdirSync(cwd)).toEqual([]); // PS4's command substitution never ran
+  });
+
+  it.skipIf(!shIsDash)('where sh is dash, starts the program itself: no `env` exec in between', () => {
+    const bin = tempDir('retrace-rsh-bin-');
+    symlinkSync(realpathSync('/bin/true'), path.join(bin, 'true'));
+    // The shell's PATH (and the program's) holds `true` and nothing else: no `env` to be found there.
+    const body = `process.env.PATH = ${JSON.stringify(bin)};
+      const r = await runResident('true', [], { cwd: '/', env: { PATH: ${JSON.stringify(bin)} } });
+      console.log(r === null ? 'nothing ran' : r.code);`;
+    const oneExec = inNewProcess(body, { RETRACE_SHELL_ENV: undefined });
+    expect(oneExec.stdout.trim(), oneExec.stderr).toBe('0');
+    // The `env -i` way needs `env` on that PATH: its exec fails, so this test tells the two ways apart.
+    const viaEnv = inNewProcess(body, { RETRACE_SHELL_ENV: 'env' });
+    expect(viaEnv.stdout.trim(), viaEnv.stderr).toBe('127');
   });
 
   it('says that nothing ran when the folder or the program is not there, so the caller starts it itself', async () => {

@@ -84,9 +84,9 @@ export async function runResident(
  * the words before the program on its exec line. Where /bin/sh is dash and every name is one a shell variable
  * can have: dash's own builtins (unset what the subshell has — PATH, and PWD and OLDPWD, which its cd sets —
  * then export the caller's variables), so that the exec starts the program itself. Otherwise `env -i NAME=value…
- * program`: a second exec, 0.6–1 ms per program here, and a restore starts up to nine. Not for bash or BusyBox: bash
- * adds `_` and SHLVL to every program's environment, and neither is checked here. A name that export refuses
- * after all ends the subshell before its "r": nothing ran, and the caller starts the program itself.
+ * program`: a second exec, 0.6–1 ms per program here, and a restore starts up to nine. Not for bash, which adds
+ * `_` and SHLVL to every program's environment, nor for BusyBox's sh, whose exports are not checked here. A name
+ * that export refuses after all ends the subshell before its "r": nothing ran, and the caller starts it itself.
  */
 function scriptEnv(words: readonly string[]): { lines: string; prefix: string } {
   if (shellIsDash() && words.every((w) => SHELL_NAME.test(w.slice(0, w.indexOf('='))))) {
@@ -229,7 +229,7 @@ class ResidentShell {
     }
     try {
       const line = await this.request(child, files.script);
-      if (line === 'x') return null; // nothing ran
+      if (line === null) return null; // nothing ran
       const stdout = readIfThere(files.out);
       const stderr = readIfThere(files.err);
       // No output file: the script never reached its redirections (it was taken away), so nothing ran.
@@ -257,11 +257,11 @@ class ResidentShell {
     this.idle.unref();
   }
 
-  /** The status line of one script ('x' when no "r" came before it); rejects when the shell went away meanwhile. */
-  private request(child: ChildProcessWithoutNullStreams, script: string): Promise<string> {
+  /** The status line of one script (null when no "r" came before it); rejects when the shell went away meanwhile. */
+  private request(child: ChildProcessWithoutNullStreams, script: string): Promise<string | null> {
     if (this.idle) clearTimeout(this.idle);
     let started = false;
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<string | null>((resolve, reject) => {
       holdEventLoop(child, true);
       this.answer = (line) => {
         if (line instanceof Error) return reject(line);
@@ -271,7 +271,7 @@ class ResidentShell {
         }
         this.answer = null;
         holdEventLoop(child, false);
-        resolve(started && line !== null ? line : 'x');
+        resolve(started ? line : null);
       };
       child.stdin.write(script + '\n');
     });
