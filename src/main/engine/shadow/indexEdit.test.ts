@@ -20,7 +20,7 @@ function setup() {
   const root = tempDir('retrace-index-edit-');
   const git = (...args: string[]): string => execFileSync('git', ['-C', root, ...args], { env }).toString();
   git('init', '-q');
-  git('config', 'core.splitIndex', 'true');
+  git('config', 'core.splitIndex', 'false'); // the whole rewrite; a split index: splitIndexEdit.test.ts
   git('config', 'index.version', '4');
   for (const name of ['a.txt', 'b.txt', 'c/d.txt', 'c/e.txt']) {
     execFileSync('mkdir', ['-p', path.dirname(path.join(root, name))]);

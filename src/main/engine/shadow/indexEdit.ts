@@ -1,75 +1,85 @@
 /**
- * Entries of a small shadow index replaced or removed in this process, the index written again whole (not split):
- * what `update-index` does for files whose blob ids are known already, without reading and hashing them again
- * (stageRestored.ts: a restore's files; at 1,000 files ~3 ms here against ~15 ms of `update-index` and
- * `write-tree`, measured with bench/restoreProfile.ts).
+ * Entries of the shadow index replaced or removed in this process: what `update-index` does for files whose blob ids
+ * are known already, without reading and hashing them again (stageRestored.ts: a restore's files).
+ *
+ * A split index (the shadow's, core.splitIndex) has only its main file written again (splitIndexEdit.ts). An index
+ * that is not split (the fast first snapshot writes one) is written again whole, up to MAX_INDEX_BYTES: decoded into
+ * entries, ~2 ms at 1,000 files but ~16 ms at 10,000.
  *
  * Kept as git keeps it (read-cache.c): entries another program may have changed in the same instant the old index
  * was written ("racily clean": their mtime is not older than the index file's) are smudged — their size set to 0 —
  * before the file gets a newer timestamp, so git compares their content next time instead of trusting their stat
- * data. The cache-tree is dropped (git builds it again the next time it writes a tree); the untracked cache is kept
- * (git checks each folder's stat data before it trusts that folder's part). Larger indexes are left to git, whose
- * split index rewrites only what changed.
+ * data. The cache-tree is kept with the trees an edit touches marked invalid, as git's own staging keeps it
+ * (cacheTree.ts); the untracked cache is kept as it is (git checks each folder's stat data before it trusts that
+ * folder's part).
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { GitRunner } from '../git/runner';
-import { encodeIndex, replaceIndexFile, type IndexEntry } from './indexFile';
-import { readIndex } from './indexRead';
+import { encodeIndex, replaceIndexFile, smudgedIfRacy, type IndexEntry } from './indexFile';
+import { parseFile, positionOf, readIndex, Unexpected, type ParsedFile } from './indexRead';
+import { editSplitIndex } from './splitIndexEdit';
+import { carriedOver } from './cacheTree';
 
-/**
- * Bytes of index (shared part included) up to which it is rewritten here: a folder of about 3,000 files. Reading
- * and writing a whole index here costs ~2 ms at 1,000 files but ~30 ms at 10,000, where git's split index rewrites
- * only what changed and its staging hides behind the restore's last sync.
- */
+/** Bytes of an index that is not split up to which it is rewritten here whole: a folder of about 3,000 files. */
 export const MAX_INDEX_BYTES = 256 * 1024;
 
 /**
+ * Bytes of a split index's shared part up to which its main file is written here (a folder of about 27,000 files):
+ * the shared part is read, checksummed and walked whole — at 10,000 files ~4 ms once the JIT has optimized the walk,
+ * ~15 ms before — where git's `update-index` and `write-tree` take ~20 ms. Larger ones are left to git.
+ */
+export const MAX_SHARED_BYTES = 2 * 1024 * 1024;
+
+/**
  * Give each path in `edits` its new entry (null: remove it). Every path must have an entry already; false (the index
- * untouched) when one has none, or the index is large or one indexRead.ts does not read. The new index is not yet
+ * untouched) when one has none, or the index is too large or one this module does not read. The new index is not yet
  * synced (indexFile.ts replaceIndexFile): the caller syncs it with syncIndexFile.
  */
 export function editIndex(git: GitRunner, edits: ReadonlyMap<string, IndexEntry | null>): boolean {
   // Windows: git keeps its own stat data there (no inode, ctime the creation time), which Node's would not match.
-  if (process.platform === 'win32' || git.indexBytes() > MAX_INDEX_BYTES) return false;
+  if (process.platform === 'win32') return false;
   const indexPath = path.join(git.gitDir, 'index');
   return replaceIndexFile(indexPath, () => {
     const old = mtimeSeconds(indexPath);
-    if (old === null) return null;
-    const parsed = readIndex(indexPath);
-    if (!parsed) return null;
-    const next: (IndexEntry | null)[] = parsed.entries.map((e) => smudgedIfRacy(e, old));
-    for (const [rel, entry] of edits) {
-      const i = positionOf(parsed.entries, Buffer.from(rel, 'utf8'));
-      if (i < 0) return null;
-      next[i] = entry && { ...entry, path: parsed.entries[i]!.path };
-    }
-    const entries = next.filter((e): e is IndexEntry => e !== null);
-    return encodeIndex(entries, { extensions: parsed.kept });
+    const main = old === null ? null : mainFile(indexPath);
+    if (old === null || main === null) return null;
+    if (main.file.extensions.some((x) => x.signature === 'link'))
+      return editSplitIndex(git.gitDir, main.file, main.version, edits, old, MAX_SHARED_BYTES);
+    return main.bytes.length > MAX_INDEX_BYTES ? null : editWhole(indexPath, edits, old);
   });
 }
 
-/** Where `name` is among entries sorted by name bytes; -1 when it is not. */
-function positionOf(entries: readonly { path: Buffer }[], name: Buffer): number {
-  let lo = 0;
-  let hi = entries.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const c = Buffer.compare(entries[mid]!.path, name);
-    if (c === 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
+/** The index file as it is, parsed; null when absent or not one indexRead.ts reads. */
+function mainFile(indexPath: string): { bytes: Buffer; file: ParsedFile; version: number } | null {
+  try {
+    const bytes = readFileSync(indexPath);
+    return { bytes, file: parseFile(bytes), version: bytes.readUInt32BE(4) };
+  } catch (e) {
+    if (e instanceof Unexpected || e instanceof RangeError || (e as NodeJS.ErrnoException).code === 'ENOENT')
+      return null;
+    throw e;
   }
-  return -1;
 }
 
-/**
- * Git takes an entry whose mtime is not older than the index file's as possibly changed unseen; the new file is
- * newer, so such an entry gets a size that matches no file of content (git's own smudge), whole seconds compared:
- * the coarser rule covers a git built with or without nanosecond timestamps.
- */
-function smudgedIfRacy(e: IndexEntry, indexMtimeS: number): IndexEntry {
-  return e.stat.mtimeS >= indexMtimeS ? { ...e, stat: { ...e.stat, size: 0 } } : e;
+/** An index that is not split, written again whole with the edits. */
+function editWhole(indexPath: string, edits: ReadonlyMap<string, IndexEntry | null>, old: number): Buffer | null {
+  const parsed = readIndex(indexPath);
+  if (!parsed) return null;
+  const next: (IndexEntry | null)[] = parsed.entries.map((e) => smudgedIfRacy(e, old));
+  const names = [...edits.keys()].map((rel) => Buffer.from(rel, 'utf8'));
+  for (const [k, entry] of [...edits.values()].entries()) {
+    const i = positionOf(parsed.entries, names[k]!);
+    if (i < 0) return null;
+    next[i] = entry && { ...entry, path: parsed.entries[i]!.path };
+  }
+  const entries = next.filter((e): e is IndexEntry => e !== null);
+  try {
+    return encodeIndex(entries, { extensions: carriedOver(parsed.kept, names) });
+  } catch (e) {
+    if (e instanceof Unexpected) return null; // a cache-tree it does not read: left to git
+    throw e;
+  }
 }
 
 function mtimeSeconds(file: string): number | null {

@@ -64,6 +64,15 @@ export function indexMode(st: BigIntStats): number {
   return (Number(st.mode) & 0o100) !== 0 ? 0o100755 : 0o100644;
 }
 
+/**
+ * Git takes an entry whose mtime is not older than the index file's as possibly changed unseen; a new index file is
+ * newer, so such an entry gets a size that matches no file of content (git's own smudge), whole seconds compared:
+ * the coarser rule covers a git built with or without nanosecond timestamps.
+ */
+export function smudgedIfRacy<T extends IndexEntry>(e: T, indexMtimeS: number): T {
+  return e.stat.mtimeS >= indexMtimeS && e.stat.size !== 0 ? { ...e, stat: { ...e.stat, size: 0 } } : e;
+}
+
 /** Bytes of git's varint (varint.c) for `value`: 7 bits a byte, most significant first, each continuation biased by one. */
 function varintLength(value: number): number {
   let n = 1;
@@ -86,6 +95,11 @@ export interface EncodeOptions {
   version?: 2 | 4;
   /** Extensions to write after the entries, as they are. */
   extensions?: readonly { signature: string; data: Buffer }[];
+  /**
+   * The entries in the order given, names possibly empty: a split index's main file (splitIndexEdit.ts), its nameless
+   * replacements first, then its added entries. Otherwise they are sorted by name, and a name given twice throws.
+   */
+  asGiven?: boolean;
 }
 
 /** One buffer, filled in place: a restore's staging encodes a whole index on its critical path. */
@@ -93,7 +107,8 @@ export function encodeIndex(entries: readonly IndexEntry[], opts: EncodeOptions 
   const version = opts.version ?? 4;
   const named = entries.map((e) => ({ e, name: typeof e.path === 'string' ? Buffer.from(e.path, 'utf8') : e.path }));
   // Entries read from an index come sorted already: a linear look instead of a sort.
-  const sorted = named.every((x, i) => i === 0 || Buffer.compare(named[i - 1]!.name, x.name) < 0);
+  const sorted =
+    opts.asGiven === true || named.every((x, i) => i === 0 || Buffer.compare(named[i - 1]!.name, x.name) < 0);
   if (!sorted) named.sort((a, b) => Buffer.compare(a.name, b.name));
   let size = 12 + 20;
   for (const { name } of named) size += version === 2 ? (62 + name.length + 8) & ~7 : 62 + 5 + name.length + 1;
@@ -106,7 +121,8 @@ export function encodeIndex(entries: readonly IndexEntry[], opts: EncodeOptions 
   let previous: Buffer = Buffer.alloc(0);
   for (let i = 0; i < named.length; i++) {
     const { e, name } = named[i]!;
-    if (i > 0 && Buffer.compare(previous, name) === 0) throw new Error(`duplicate index path ${name.toString()}`);
+    if (!opts.asGiven && i > 0 && Buffer.compare(previous, name) === 0)
+      throw new Error(`duplicate index path ${name.toString()}`);
     const st = e.stat;
     out.writeUInt32BE(st.ctimeS, at);
     out.writeUInt32BE(st.ctimeNs, at + 4);

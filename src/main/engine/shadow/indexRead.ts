@@ -42,12 +42,16 @@ const EXTENDED = 0x4000;
 const STAGE_MASK = 0x3000;
 const NAME_MASK = 0x0fff;
 
-/** Extensions git rebuilds by itself or that describe the file's layout only: dropped when the index is rewritten. */
-const DROPPED = new Set(['TREE', 'EOIE', 'IEOT', 'link']);
-/** Optional extensions carried over unchanged (the untracked cache: dropping it would make the next scan slower). */
-const KEPT = new Set(['UNTR']);
+/** Extensions that describe the file's layout only: dropped when the index is rewritten. */
+const DROPPED = new Set(['EOIE', 'IEOT', 'link']);
+/**
+ * Optional extensions carried over (cacheTree.ts carriedOver): the cache-tree, with the trees an edit touches marked
+ * invalid, and the untracked cache as it is. Dropping either would make git's next tree or scan slower.
+ */
+export const KEPT = new Set(['TREE', 'UNTR']);
 
-class Unexpected extends Error {}
+/** The index holds something this reader does not take: the caller leaves the work to git. */
+export class Unexpected extends Error {}
 
 /** The index at `indexPath` (with its shared part, from the same folder); null: absent or not one we read. */
 export function readIndex(indexPath: string): ParsedIndex | null {
@@ -82,12 +86,13 @@ export function indexChecksumOk(bytes: Buffer): boolean {
     .equals(bytes.subarray(bytes.length - ID_BYTES));
 }
 
-interface ParsedFile {
+export interface ParsedFile {
   entries: ParsedEntry[];
   extensions: { signature: string; data: Buffer }[];
 }
 
-function parseFile(bytes: Buffer): ParsedFile {
+/** One index file as it is (a split index's main file: its nameless replacements first); throws Unexpected. */
+export function parseFile(bytes: Buffer): ParsedFile {
   if (!indexChecksumOk(bytes) || bytes.length < HEADER + ID_BYTES) throw new Unexpected('not an intact index');
   const body = bytes.subarray(0, bytes.length - ID_BYTES);
   const version = bytes.readUInt32BE(4);
@@ -140,7 +145,7 @@ function parseFile(bytes: Buffer): ParsedFile {
   return { entries, extensions };
 }
 
-function readStat(b: Buffer, at: number): IndexStat {
+export function readStat(b: Buffer, at: number): IndexStat {
   return {
     ctimeS: b.readUInt32BE(at),
     ctimeNs: b.readUInt32BE(at + 4),
@@ -154,8 +159,22 @@ function readStat(b: Buffer, at: number): IndexStat {
   };
 }
 
+/** Where `name` is among entries sorted by name bytes; -1 when it is not. */
+export function positionOf(entries: readonly { path: Buffer }[], name: Buffer): number {
+  let lo = 0;
+  let hi = entries.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = Buffer.compare(entries[mid]!.path, name);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 /** git's varint (varint.c): 7 bits a byte, most significant first, each continuation biased by one. */
-function readVarint(b: Buffer, at: number): [number, number] {
+export function readVarint(b: Buffer, at: number): [number, number] {
   let c = b[at++]!;
   let value = c & 127;
   while (c & 128) {

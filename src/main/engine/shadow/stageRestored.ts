@@ -11,11 +11,12 @@
  * timestamp, so the next full scan still sees it. The warm path stays off until a full scan has run
  * (forceFullScan), as before.
  *
- * In a small index the restore's own files are not read and hashed again: their entries are given the blob ids the
- * restore wrote and the stat data they have now (indexEdit.ts), but only where that stat data proves nothing wrote
- * to them since. Right after its rename a file must still be the one written (inode, size, mtime) with a ctime, the
- * rename's, later than that mtime — so a write after the rename would have moved the mtime, whatever the clock's
- * grain — and now it must still be exactly so, ctime included (a write, chmod or utimes since moves it). Anything
+ * In an index of up to a few tens of thousands of files the restore's own files are not read and hashed again: their
+ * entries are given the blob ids the restore wrote and the stat data they have now (indexEdit.ts), but only where
+ * that stat data proves nothing wrote to them since. Right after its rename a file must still be the one written
+ * (inode, size, mtime) with a ctime, the rename's, later than that mtime — so a write after the rename would have
+ * moved the mtime, whatever the clock's grain — and now it must still be exactly so, ctime included (a write, chmod or
+ * utimes since moves it). Anything
  * else — a path that does not prove it, a change of mode only, a file new to the index — and git stages them all
  * from the disk, as before. When the steps were every difference between the two trees and all went in as planned,
  * the index holds the restore's target tree, and no write-tree is needed to name it.
