@@ -17,7 +17,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { GitRunner } from '../git/runner';
 import { encodeIndex, replaceIndexFile, smudgedIfRacy, type IndexEntry } from './indexFile';
-import { parseFile, positionOf, readIndex, Unexpected, type ParsedFile } from './indexRead';
+import { parseFile, positionOf, Unexpected, type ParsedFile } from './indexRead';
 import { editSplitIndex } from './splitIndexEdit';
 import { carriedOver } from './cacheTree';
 
@@ -46,11 +46,11 @@ export function editIndex(git: GitRunner, edits: ReadonlyMap<string, IndexEntry 
     if (old === null || main === null) return null;
     if (main.file.extensions.some((x) => x.signature === 'link'))
       return editSplitIndex(git.gitDir, main.file, main.version, edits, old, MAX_SHARED_BYTES);
-    return main.bytes.length > MAX_INDEX_BYTES ? null : editWhole(indexPath, edits, old);
+    return main.bytes.length > MAX_INDEX_BYTES ? null : editWhole(main.file, edits, old);
   });
 }
 
-/** The index file as it is, parsed; null when absent or not one indexRead.ts reads. */
+/** The index file, read and parsed once; null when absent or not one indexRead.ts reads. */
 function mainFile(indexPath: string): { bytes: Buffer; file: ParsedFile; version: number } | null {
   try {
     const bytes = readFileSync(indexPath);
@@ -62,20 +62,19 @@ function mainFile(indexPath: string): { bytes: Buffer; file: ParsedFile; version
   }
 }
 
-/** An index that is not split, written again whole with the edits. */
-function editWhole(indexPath: string, edits: ReadonlyMap<string, IndexEntry | null>, old: number): Buffer | null {
-  const parsed = readIndex(indexPath);
-  if (!parsed) return null;
-  const next: (IndexEntry | null)[] = parsed.entries.map((e) => smudgedIfRacy(e, old));
+/** An index that is not split, written again whole with the edits; null when one has no entry. */
+function editWhole(file: ParsedFile, edits: ReadonlyMap<string, IndexEntry | null>, old: number): Buffer | null {
+  if (file.entries.some((e) => e.path.length === 0)) return null; // a replacement with no split index around it
+  const next: (IndexEntry | null)[] = file.entries.map((e) => smudgedIfRacy(e, old));
   const names = [...edits.keys()].map((rel) => Buffer.from(rel, 'utf8'));
   for (const [k, entry] of [...edits.values()].entries()) {
-    const i = positionOf(parsed.entries, names[k]!);
+    const i = positionOf(file.entries, names[k]!);
     if (i < 0) return null;
-    next[i] = entry && { ...entry, path: parsed.entries[i]!.path };
+    next[i] = entry && { ...entry, path: file.entries[i]!.path };
   }
   const entries = next.filter((e): e is IndexEntry => e !== null);
   try {
-    return encodeIndex(entries, { extensions: carriedOver(parsed.kept, names) });
+    return encodeIndex(entries, { extensions: carriedOver(file.extensions, names) });
   } catch (e) {
     if (e instanceof Unexpected) return null; // a cache-tree it does not read: left to git
     throw e;

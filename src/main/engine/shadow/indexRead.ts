@@ -1,9 +1,9 @@
 /**
- * Reads the shadow index as git would see it: the `index` file and, when it links to one (core.splitIndex), its
- * shared part, merged into one sorted list of entries. Only for stageRestored.ts, which rewrites a small index
- * with a restore's entries instead of having `update-index` hash again every byte the restore has just written.
- * Written by hand: no maintained JavaScript library reads the index as the shadow repository keeps it (version 4,
- * split; isomorphic-git reads neither).
+ * Reads one git index file as it is: its entries and extensions (parseFile), and the EWAH bitmaps of a split index's
+ * `link` extension (readEwah). For indexEdit.ts and splitIndexEdit.ts, which give a restore's files their entries
+ * instead of having `update-index` hash again every byte the restore has just written. Written by hand: no
+ * maintained JavaScript library reads the index as the shadow repository keeps it (version 4, split;
+ * isomorphic-git reads neither).
  *
  * Format (gitformat-index): "DIRC", version, entry count; per entry ten 32-bit stat fields, the object id, 16-bit
  * flags (and 16 more when the extended bit is set, version 3+), then the path: version 4 as a varint count of
@@ -12,23 +12,14 @@
  *
  * A split index's `link` extension names the shared index (sharedindex.<id>) and holds two EWAH bitmaps over its
  * entries: those the main file replaces (in order, by its first entries, whose names are empty) and those it
- * deletes; the main file's other entries are added.
+ * deletes; the main file's other entries are added (splitIndexEdit.ts).
  *
  * Anything this reader does not expect — another hash, a conflict stage, extended flags (skip-worktree,
- * intent-to-add), a required extension it does not know, a checksum that does not match — makes it answer null,
- * and the caller leaves the work to git.
+ * intent-to-add), a required extension it does not know, a checksum that does not match — throws Unexpected, and
+ * the caller leaves the work to git.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { IndexEntry, IndexStat } from './indexFile';
-
-export interface ParsedIndex {
-  /** Sorted by name bytes, as git keeps them. */
-  entries: ParsedEntry[];
-  /** Optional extensions of the main file git may keep (the untracked cache), as they were. */
-  kept: { signature: string; data: Buffer }[];
-}
 
 export interface ParsedEntry extends IndexEntry {
   path: Buffer;
@@ -52,29 +43,6 @@ export const KEPT = new Set(['TREE', 'UNTR']);
 
 /** The index holds something this reader does not take: the caller leaves the work to git. */
 export class Unexpected extends Error {}
-
-/** The index at `indexPath` (with its shared part, from the same folder); null: absent or not one we read. */
-export function readIndex(indexPath: string): ParsedIndex | null {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(indexPath);
-  } catch {
-    return null;
-  }
-  try {
-    const main = parseFile(bytes);
-    const link = main.extensions.find((x) => x.signature === 'link');
-    const kept = main.extensions.filter((x) => KEPT.has(x.signature));
-    if (!link) {
-      if (main.entries.some((e) => e.path.length === 0)) throw new Unexpected('entry without a name');
-      return { entries: main.entries, kept };
-    }
-    return { entries: mergeShared(path.dirname(indexPath), main.entries, link.data), kept };
-  } catch (e) {
-    if (e instanceof Unexpected || e instanceof RangeError) return null;
-    throw e;
-  }
-}
 
 /** The index ends with the SHA-1 of everything before it (git's own integrity check), and starts "DIRC". */
 export function indexChecksumOk(bytes: Buffer): boolean {
@@ -174,7 +142,7 @@ export function positionOf(entries: readonly { path: Buffer }[], name: Buffer): 
 }
 
 /** git's varint (varint.c): 7 bits a byte, most significant first, each continuation biased by one. */
-export function readVarint(b: Buffer, at: number): [number, number] {
+function readVarint(b: Buffer, at: number): [number, number] {
   let c = b[at++]!;
   let value = c & 127;
   while (c & 128) {
@@ -183,57 +151,6 @@ export function readVarint(b: Buffer, at: number): [number, number] {
     value = (value + 1) * 128 + (c & 127);
   }
   return [value, at];
-}
-
-/** split-index.c merge_base_index: the shared entries, replaced and deleted as the bitmaps say, plus the others. */
-function mergeShared(gitDir: string, main: ParsedEntry[], link: Buffer): ParsedEntry[] {
-  if (link.length < ID_BYTES) throw new Unexpected('short link extension');
-  const baseId = link.toString('hex', 0, ID_BYTES);
-  if (/^0+$/.test(baseId)) throw new Unexpected('a link to no shared index');
-  let sharedBytes: Buffer;
-  try {
-    sharedBytes = readFileSync(path.join(gitDir, `sharedindex.${baseId}`));
-  } catch {
-    throw new Unexpected('the shared index is missing');
-  }
-  const shared = parseFile(sharedBytes);
-  const merged: (ParsedEntry | null)[] = [...shared.entries];
-  let replaced = 0;
-  if (link.length > ID_BYTES) {
-    const [deleted, next] = readEwah(link, ID_BYTES);
-    const [replacedBits, end] = readEwah(link, next);
-    if (end !== link.length) throw new Unexpected('garbage after the bitmaps');
-    for (const pos of replacedBits) {
-      const dst = merged[pos];
-      const src = main[replaced++];
-      if (!dst || !src || src.path.length !== 0) throw new Unexpected('bad replacement');
-      merged[pos] = { ...src, path: dst.path };
-    }
-    for (const pos of deleted) {
-      if (pos >= merged.length) throw new Unexpected('bad deletion');
-      merged[pos] = null;
-    }
-  }
-  const added = main.slice(replaced);
-  if (added.some((e) => e.path.length === 0)) throw new Unexpected('an added entry without a name');
-  return mergeSorted(
-    merged.filter((e): e is ParsedEntry => e !== null),
-    added,
-  );
-}
-
-/** Two lists sorted by path bytes (as git writes them) made one; a path in both, or out of order, is unexpected. */
-function mergeSorted(a: ParsedEntry[], b: ParsedEntry[]): ParsedEntry[] {
-  const out: ParsedEntry[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    const next = j >= b.length || (i < a.length && Buffer.compare(a[i]!.path, b[j]!.path) < 0) ? a[i++]! : b[j++]!;
-    if (out.length > 0 && Buffer.compare(out[out.length - 1]!.path, next.path) >= 0)
-      throw new Unexpected('paths out of order or twice');
-    out.push(next);
-  }
-  return out;
 }
 
 /**

@@ -141,7 +141,7 @@ describe('editIndex on a split index', () => {
     expect(s.git('write-tree').trim()).toBe(s.folderTree());
   });
 
-  it('answers false and leaves the index as it was for a path it has no entry for, or one git deleted', () => {
+  it('answers false and leaves the index as it was for a path it has no entry for, one git deleted, or a missing shared part', () => {
     const s = setup(60);
     rmSync(path.join(s.root, s.rels[10]!));
     s.git('add', '-A'); // deleted through the delete bitmap
@@ -151,6 +151,11 @@ describe('editIndex on a split index', () => {
       expect(editIndex(s.runner, new Map([[rel, entry]]))).toBe(false);
       expect(readFileSync(s.index).equals(before)).toBe(true);
     }
+    const held = s.rels[20]!;
+    const entry = s.entryOf(held, 'y\n');
+    for (const name of s.sharedParts()) rmSync(path.join(s.root, '.git', name));
+    expect(editIndex(s.runner, new Map([[held, entry]]))).toBe(false);
+    expect(readFileSync(s.index).equals(before)).toBe(true);
   });
 
   it('smudges the racy entries of both parts, so a change that keeps size and mtime is still seen', () => {
