@@ -89,3 +89,13 @@ export function refs(gitDir: string, prefix = 'refs/'): Map<string, string> {
       }),
   );
 }
+
+/** Path → size as git has it in an index (`ls-files --debug`; 0 for an entry git smudged as racy). */
+export function indexedSizes(git: (...args: string[]) => string): Map<string, number> {
+  const out = new Map<string, number>();
+  const lines = git('ls-files', '--debug').split('\n');
+  for (let i = 0; i < lines.length; i++)
+    if (!lines[i]!.startsWith(' ')) out.set(lines[i]!, Number(/size: (\d+)/.exec(lines[i + 5] ?? '')?.[1]));
+  out.delete('');
+  return out;
+}

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, tempDir } from '../../../../test/helpers';
+import { cleanupTempDirs, indexedSizes, tempDir } from '../../../../test/helpers';
 import { GitRunner } from '../git/runner';
 import { editIndex } from './indexEdit';
 import { indexMode, statFields, type IndexEntry } from './indexFile';
@@ -29,15 +29,7 @@ function setup() {
   git('add', '-A');
   const runner = new GitRunner({ gitDir: path.join(root, '.git'), workTree: root, hooksDir: tempDir() });
   const index = path.join(root, '.git/index');
-  /** path → size as git has it in the index. */
-  const sizes = (): Map<string, number> => {
-    const out = new Map<string, number>();
-    const lines = git('ls-files', '--debug').split('\n');
-    for (let i = 0; i < lines.length; i++)
-      if (!lines[i]!.startsWith(' ')) out.set(lines[i]!, Number(/size: (\d+)/.exec(lines[i + 5] ?? '')?.[1]));
-    out.delete('');
-    return out;
-  };
+  const sizes = (): Map<string, number> => indexedSizes(git);
   const entryOf = (rel: string, content: string): IndexEntry => {
     writeFileSync(path.join(root, rel), content);
     const oid = git('hash-object', '-w', rel).trim();

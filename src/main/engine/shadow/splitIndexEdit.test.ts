@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, tempDir } from '../../../../test/helpers';
+import { cleanupTempDirs, indexedSizes, tempDir } from '../../../../test/helpers';
 import { GitRunner } from '../git/runner';
 import { editIndex } from './indexEdit';
 import { indexMode, statFields, type IndexEntry } from './indexFile';
@@ -75,14 +75,7 @@ function setup(files: number) {
     execFileSync('git', ['-C', root, '-c', 'core.splitIndex=false', 'add', '-A'], { env: e });
     return execFileSync('git', ['-C', root, '-c', 'core.splitIndex=false', 'write-tree'], { env: e }).toString().trim();
   };
-  const sizes = (): Map<string, number> => {
-    const out = new Map<string, number>();
-    const lines = git('ls-files', '--debug').split('\n');
-    for (let i = 0; i < lines.length; i++)
-      if (!lines[i]!.startsWith(' ')) out.set(lines[i]!, Number(/size: (\d+)/.exec(lines[i + 5] ?? '')?.[1]));
-    out.delete('');
-    return out;
-  };
+  const sizes = (): Map<string, number> => indexedSizes(git);
   const sharedParts = (): string[] => readdirSync(path.join(root, '.git')).filter((n) => n.startsWith('sharedindex.'));
   const linkedTo = (): string => {
     const bytes = readFileSync(index);
