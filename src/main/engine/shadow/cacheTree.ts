@@ -7,9 +7,7 @@
  * (-1: invalid), a space, its number of subtrees, a newline, then its 20-byte id unless it is invalid; the root comes
  * first, with an empty component. Written by hand: no library reads or writes it.
  */
-import { KEPT, Unexpected } from './indexRead';
-
-const ID_BYTES = 20;
+import { ID_BYTES, KEPT, Unexpected } from './indexRead';
 
 /** The extension's data with each tree on the way to one of `paths` (root included) invalid; throws Unexpected. */
 export function invalidateCacheTree(data: Buffer, paths: readonly Buffer[]): Buffer {

@@ -45,16 +45,16 @@ export function editIndex(git: GitRunner, edits: ReadonlyMap<string, IndexEntry 
     const main = old === null ? null : mainFile(indexPath);
     if (old === null || main === null) return null;
     if (main.file.extensions.some((x) => x.signature === 'link'))
-      return editSplitIndex(git.gitDir, main.file, main.version, edits, old, MAX_SHARED_BYTES);
+      return editSplitIndex(git.gitDir, main.file, edits, old, MAX_SHARED_BYTES);
     return main.bytes.length > MAX_INDEX_BYTES ? null : editWhole(main.file, edits, old);
   });
 }
 
 /** The index file, read and parsed once; null when absent or not one indexRead.ts reads. */
-function mainFile(indexPath: string): { bytes: Buffer; file: ParsedFile; version: number } | null {
+function mainFile(indexPath: string): { bytes: Buffer; file: ParsedFile } | null {
   try {
     const bytes = readFileSync(indexPath);
-    return { bytes, file: parseFile(bytes), version: bytes.readUInt32BE(4) };
+    return { bytes, file: parseFile(bytes) };
   } catch (e) {
     if (e instanceof Unexpected || e instanceof RangeError || (e as NodeJS.ErrnoException).code === 'ENOENT')
       return null;

@@ -26,11 +26,15 @@ export interface ParsedEntry extends IndexEntry {
   oid: Buffer;
 }
 
-const HEADER = 12;
+/**
+ * The layout (gitformat-index), shared with the walk of splitIndexEdit.ts: header bytes, object id bytes, the fixed
+ * part of an entry (stat data, id, flags), and the flags this reader refuses (extended, a conflict stage).
+ */
+export const HEADER = 12;
 const STAT_BYTES = 40;
-const ID_BYTES = 20;
-const EXTENDED = 0x4000;
-const STAGE_MASK = 0x3000;
+export const ID_BYTES = 20;
+export const ENTRY_FIXED = STAT_BYTES + ID_BYTES + 2;
+export const REFUSED_FLAGS = 0x4000 | 0x3000;
 const NAME_MASK = 0x0fff;
 
 /** Extensions that describe the file's layout only: dropped when the index is rewritten. */
@@ -55,6 +59,8 @@ export function indexChecksumOk(bytes: Buffer): boolean {
 }
 
 export interface ParsedFile {
+  /** 2, 3 or 4. */
+  version: number;
   entries: ParsedEntry[];
   extensions: { signature: string; data: Buffer }[];
 }
@@ -71,12 +77,10 @@ export function parseFile(bytes: Buffer): ParsedFile {
   let previous: Buffer = Buffer.alloc(0);
   for (let i = 0; i < count; i++) {
     const start = at;
-    const stat = readStat(body, at);
-    const mode = body.readUInt32BE(at + 24);
-    const oid = body.subarray(at + STAT_BYTES, at + STAT_BYTES + ID_BYTES);
+    const fields = entryFields(body, at);
     const flags = body.readUInt16BE(at + STAT_BYTES + ID_BYTES);
-    if (flags & (EXTENDED | STAGE_MASK)) throw new Unexpected('extended flags or a conflict stage');
-    at += STAT_BYTES + ID_BYTES + 2;
+    if (flags & REFUSED_FLAGS) throw new Unexpected('extended flags or a conflict stage');
+    at += ENTRY_FIXED;
     let name: Buffer;
     if (version === 4) {
       const [drop, next] = readVarint(body, at);
@@ -93,10 +97,10 @@ export function parseFile(bytes: Buffer): ParsedFile {
       const end = length < NAME_MASK ? at + length : body.indexOf(0, at);
       if (end < 0 || end > body.length) throw new Unexpected('unterminated path');
       name = Buffer.from(body.subarray(at, end));
-      at = start + ((STAT_BYTES + ID_BYTES + 2 + (end - at) + 8) & ~7);
+      at = start + ((ENTRY_FIXED + (end - at) + 8) & ~7);
     }
     if (at > body.length) throw new Unexpected('truncated');
-    entries.push({ path: name, mode, oid, stat });
+    entries.push({ ...fields, path: name });
     previous = name;
   }
   const extensions: ParsedFile['extensions'] = [];
@@ -110,10 +114,19 @@ export function parseFile(bytes: Buffer): ParsedFile {
     extensions.push({ signature, data: body.subarray(at + 8, at + 8 + size) });
     at += 8 + size;
   }
-  return { entries, extensions };
+  return { version, entries, extensions };
 }
 
-export function readStat(b: Buffer, at: number): IndexStat {
+/** The fixed fields of the entry at `at`: mode, object id and stat data (its name follows them). */
+export function entryFields(b: Buffer, at: number): Omit<ParsedEntry, 'path'> {
+  return {
+    mode: b.readUInt32BE(at + 24),
+    oid: b.subarray(at + STAT_BYTES, at + STAT_BYTES + ID_BYTES),
+    stat: readStat(b, at),
+  };
+}
+
+function readStat(b: Buffer, at: number): IndexStat {
   return {
     ctimeS: b.readUInt32BE(at),
     ctimeNs: b.readUInt32BE(at + 4),

@@ -21,17 +21,24 @@
  * The shared part is walked once (scanShared): the only entries decoded are the edited, replaced and racy ones. Anything unexpected (a checksum or name that does not match, a conflict stage,
  * extended flags, a path with no entry) answers null, and the caller leaves the work to git.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { carriedOver } from './cacheTree';
 import { encodeIndex, smudgedIfRacy, type IndexEntry } from './indexFile';
-import { positionOf, readEwah, readStat, Unexpected, type ParsedEntry, type ParsedFile } from './indexRead';
+import {
+  ENTRY_FIXED,
+  entryFields,
+  HEADER,
+  ID_BYTES,
+  indexChecksumOk,
+  positionOf,
+  readEwah,
+  REFUSED_FLAGS,
+  Unexpected,
+  type ParsedEntry,
+  type ParsedFile,
+} from './indexRead';
 
-const ID_BYTES = 20;
-const ENTRY_FIXED = 62;
-const EXTENDED = 0x4000;
-const STAGE_MASK = 0x3000;
 const NO_NAME = Buffer.alloc(0);
 
 /** The main file's `link` extension: the shared part it names and its two bitmaps. */
@@ -52,7 +59,6 @@ interface Link {
 export function editSplitIndex(
   gitDir: string,
   main: ParsedFile,
-  version: number,
   edits: ReadonlyMap<string, IndexEntry | null>,
   mainMtimeS: number,
   maxSharedBytes: number,
@@ -108,7 +114,7 @@ export function editSplitIndex(
       writeEwah(positions),
     ]);
     return encodeIndex(entries, {
-      version: version === 4 ? 4 : 2,
+      version: main.version === 4 ? 4 : 2,
       asGiven: true,
       extensions: [
         { signature: 'link', data: linkData },
@@ -155,16 +161,15 @@ function readLink(main: ParsedFile): Link | null {
 
 /** The shared part's bytes when they are whole (their SHA-1 is the name the main file links to); null: too large. */
 function readShared(gitDir: string, id: string, maxBytes: number): Buffer | null {
+  const file = path.join(gitDir, `sharedindex.${id}`);
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path.join(gitDir, `sharedindex.${id}`));
+    if (statSync(file).size > maxBytes) return null; // not read at all: a large folder's staging is git's
+    bytes = readFileSync(file);
   } catch {
     throw new Unexpected('the shared index is missing');
   }
-  if (bytes.length > maxBytes) return null;
-  if (bytes.length < 12 + ID_BYTES || bytes.toString('latin1', 0, 4) !== 'DIRC') throw new Unexpected('not an index');
-  const body = bytes.subarray(0, bytes.length - ID_BYTES);
-  if (createHash('sha1').update(body).digest('hex') !== id || bytes.toString('hex', body.length) !== id)
+  if (!indexChecksumOk(bytes) || bytes.toString('hex', bytes.length - ID_BYTES) !== id)
     throw new Unexpected('the shared index is not the one linked');
   return bytes;
 }
@@ -204,12 +209,12 @@ function scanShared(bytes: Buffer, wanted: readonly Buffer[], mainMtimeS: number
   const name = new Uint8Array(MAX_NAME);
   const prefixHash = new Int32Array(MAX_NAME + 1);
   let nameLen = 0;
-  let at = 12;
+  let at = HEADER;
   for (let pos = 0; pos < count; pos++) {
     const start = at;
     if (at + ENTRY_FIXED > end) throw new Unexpected('truncated');
     const flags = (bytes[at + 60]! << 8) | bytes[at + 61]!;
-    if (flags & (EXTENDED | STAGE_MASK)) throw new Unexpected('extended flags or a conflict stage');
+    if (flags & REFUSED_FLAGS) throw new Unexpected('extended flags or a conflict stage');
     at += ENTRY_FIXED;
     if (version === 4) {
       let c = bytes[at++]!;
@@ -244,12 +249,7 @@ function scanShared(bytes: Buffer, wanted: readonly Buffer[], mainMtimeS: number
 
 /** The entry at `at`, nameless (a replacement's). */
 function entryAt(b: Buffer, at: number): IndexEntry {
-  return {
-    path: NO_NAME,
-    mode: b.readUInt32BE(at + 24),
-    oid: b.subarray(at + 40, at + 40 + ID_BYTES),
-    stat: readStat(b, at),
-  };
+  return { ...entryFields(b, at), path: NO_NAME };
 }
 
 /**
