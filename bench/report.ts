@@ -125,6 +125,24 @@ export function renderMarkdown(r: BenchResults, notes: ReportNotes, cpu: Map<Run
   }
   out.push('');
 
+  if (r.floor?.length) {
+    out.push("## What the file system charges for a restore's writes");
+    out.push('');
+    out.push(
+      "The paths the bench's restore writes, written back and forth on a copy of the tree with none of Retrace's checks (`bench/fsFloor.ts`), one guarantee added per column: **replace** = unlink, create, write (git's checkout); **atomic** = a new file renamed over the old (I11); **durable** = one syncfs before the renames and one after (I8, I11 across a crash); **kept** = the old file hard-linked aside until the end (I9). Medians, ms.",
+    );
+    out.push('');
+    out.push('| files | paths | KiB | replace | atomic | durable | kept | raw git restore |');
+    out.push('|---|---|---|---|---|---|---|---|');
+    for (const f of r.floor) {
+      const raw = r.runs.find((x) => x.files === f.files && x.operation === 'restore' && x.method === 'raw-git');
+      out.push(
+        `| ${f.files.toLocaleString('en-US')} | ${f.paths} | ${(f.bytes / 1024).toFixed(0)} | ${f.ms.replace.toFixed(1)} | ${f.ms.atomic.toFixed(1)} | ${f.ms.durable.toFixed(1)} | ${f.ms.kept.toFixed(1)} | ${raw ? raw.medianMs.toFixed(1) : '–'} |`,
+      );
+    }
+    out.push('');
+  }
+
   out.push('## Targets');
   out.push('');
   out.push('Issue 15 (and issue 5, kept). "–" after a figure: shown for comparison, not a target at that size.');

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import { build } from 'esbuild';
+import { measureFloor, RUNGS } from './fsFloor';
 import { applyEdits, BENCH_HOME, generateTree, type GeneratedTree } from './generate';
 import { benchHookModes, hookLog as hookLogLines, loadAverage, stopHookServer } from './hookModes';
 import { CopyMethod } from './methods/copy';
@@ -534,6 +535,12 @@ async function main(): Promise<void> {
       }
       results.runs.push(...rec.rows);
       rec.rows.forEach((row, i) => cpuByRow.set(row, rec.cpu[i]!));
+      // Beside the restore rows: what its writes alone cost here (a copy of the tree each: not at 100k files).
+      if (wanted('restore') && files <= 10_000) {
+        const floor = await measureFloor({ files, seed: SEED, sizeScale: SIZE_SCALE }, QUICK ? 5 : 15);
+        (results.floor ??= []).push(floor);
+        log(`  restore writes alone: ${RUNGS.map((g) => `${g} ${floor.ms[g].toFixed(1)} ms`).join(', ')}`);
+      }
     }
     if (wantsRetrace && wanted('live-follow')) {
       results.follow = await benchLiveFollow();

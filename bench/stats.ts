@@ -47,6 +47,20 @@ export interface BenchResults {
   follow?: FollowResult;
   /** Every target with its measured value and met/missed (bench/targets.ts). */
   targets?: TargetRow[];
+  /** What the file system alone charges for the restore's writes, per rung of the guarantees (bench/fsFloor.ts). */
+  floor?: FloorRow[];
+}
+
+/** The rungs of a restore's writes, each adding a guarantee to the one before (bench/fsFloor.ts). */
+export type FloorRung = 'replace' | 'atomic' | 'durable' | 'kept';
+
+export interface FloorRow {
+  files: number;
+  /** Paths written each way (the bench restore's) and their bytes. */
+  paths: number;
+  bytes: number;
+  /** Median milliseconds per rung. */
+  ms: Record<FloorRung, number>;
 }
 
 export function median(xs: number[]): number {

@@ -1,0 +1,117 @@
+/**
+ * What the file system alone charges for the bench's restore (issue 15 item 2), rung by rung of the guarantees, so
+ * that "the rest is the guarantees' floor" is a measurement and not a claim. The same files the bench's restore
+ * writes (the paths ten rounds of `applyEdits` touched, their contents before and after), written back and forth
+ * on a copy of the generated tree, with none of Retrace's code in the loop but its syncs (syncFs.ts):
+ *
+ * - `replace`    — unlink, create, write: what git's checkout does to a changed file (no sync, nothing kept);
+ * - `atomic`     — a new file beside it, renamed over it (I11: never half-written; no sync);
+ * - `durable`    — `atomic` with one syncfs before the renames and one after (I11 and I8 across a crash);
+ * - `kept`       — `durable` with the replaced file hard-linked aside until the end, then unlinked (I9's backup).
+ *
+ * Retrace's restore adds to `kept` the safety checkpoint (a git scan), the plan and the I9 checks.
+ *
+ *   npx tsx bench/fsFloor.ts --files 1000 [--runs 15]
+ */
+import {
+  cpSync,
+  linkSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+  constants as C,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { syncWrittenDirs, syncWrittenFiles } from '../src/main/engine/syncFs';
+import { applyEdits, generateTree, type TreeSpec } from './generate';
+import type { FloorRow, FloorRung } from './stats';
+
+const arg = (name: string, dflt: string): string => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1]! : dflt;
+};
+
+export const RUNGS: readonly FloorRung[] = ['replace', 'atomic', 'durable', 'kept'];
+
+function create(abs: string, content: Buffer): void {
+  const fd = openSync(abs, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, 0o644);
+  try {
+    for (let off = 0; off < content.length;) off += writeSync(fd, content, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Put `contents` (path → bytes) in place under `root` the way `rung` says; returns the milliseconds it took. */
+export async function writeRung(root: string, rung: FloorRung, contents: ReadonlyMap<string, Buffer>): Promise<number> {
+  const t0 = performance.now();
+  const abs = [...contents.keys()].map((rel) => path.join(root, rel));
+  const bytes = [...contents.values()];
+  if (rung === 'replace') {
+    abs.forEach((a, i) => {
+      unlinkSync(a);
+      create(a, bytes[i]!);
+    });
+    return performance.now() - t0;
+  }
+  const side = abs.map((a) => path.join(path.dirname(a), `.${path.basename(a)}.~floor.new`));
+  side.forEach((s, i) => create(s, bytes[i]!));
+  // The syncs a restore makes, the same way (syncFs.ts: one syncfs where trusted, else each file and folder).
+  if (rung !== 'atomic') await syncWrittenFiles(side);
+  abs.forEach((a, i) => {
+    if (rung === 'kept') linkSync(a, `${a}.~floor.old`);
+    renameSync(side[i]!, a);
+  });
+  if (rung === 'kept') for (const a of abs) unlinkSync(`${a}.~floor.old`);
+  if (rung !== 'atomic') await syncWrittenDirs(new Set(abs.map((a) => path.dirname(a))));
+  return performance.now() - t0;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Each rung's median over `runs` round trips (one write to the target's contents and one back, each timed), rungs
+ * interleaved so that a slow minute of the disk hits them alike. The tree is the bench's; the copy is removed.
+ */
+export async function measureFloor(spec: TreeSpec, runs: number): Promise<FloorRow> {
+  const tree = await generateTree(spec);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'retrace-floor-'));
+  try {
+    const root = path.join(dir, 'tree');
+    cpSync(tree.root, root, { recursive: true, verbatimSymlinks: true });
+    // Every file an edit may touch, as it was: the restore's target contents.
+    const original = new Map(tree.manifest.editable.map((rel) => [rel, readFileSync(path.join(root, rel))]));
+    const touched = new Set<string>();
+    for (let k = 0; k < 10; k++) for (const rel of await applyEdits(root, tree.manifest, k)) touched.add(rel);
+    const before = new Map([...touched].map((rel) => [rel, original.get(rel)!]));
+    const after = new Map([...touched].map((rel) => [rel, readFileSync(path.join(root, rel))]));
+    const times: Record<FloorRung, number[]> = { replace: [], atomic: [], durable: [], kept: [] };
+    for (let i = 0; i <= runs; i++)
+      for (const rung of RUNGS) {
+        const back = await writeRung(root, rung, before);
+        const forth = await writeRung(root, rung, after);
+        if (i > 0) times[rung].push(back, forth); // the first round warms up
+      }
+    const bytes = [...after.values()].reduce((n, b) => n + b.length, 0);
+    const ms = Object.fromEntries(RUNGS.map((r) => [r, median(times[r])])) as Record<FloorRung, number>;
+    return { files: spec.files, paths: touched.size, bytes, ms };
+  } finally {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const files = Number(arg('--files', '1000'));
+  const runs = Number(arg('--runs', '15'));
+  const r = await measureFloor({ files, seed: 42, sizeScale: 1 }, runs);
+  console.log(
+    `files ${files}: ${r.paths} paths written each way (${(r.bytes / 1024).toFixed(0)} KiB), load ${os.loadavg()[0]!.toFixed(2)}`,
+  );
+  for (const rung of RUNGS) console.log(`${rung.padEnd(8)} ${r.ms[rung].toFixed(1)} ms`);
+}
