@@ -30,12 +30,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { syncWrittenDirs, syncWrittenFiles } from '../src/main/engine/syncFs';
 import { applyEdits, generateTree, type TreeSpec } from './generate';
-import type { FloorRow, FloorRung } from './stats';
-
-const arg = (name: string, dflt: string): string => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1]! : dflt;
-};
+import { median, type FloorRow, type FloorRung } from './stats';
+import { arg } from './args';
 
 export const RUNGS: readonly FloorRung[] = ['replace', 'atomic', 'durable', 'kept'];
 
@@ -72,8 +68,6 @@ export async function writeRung(root: string, rung: FloorRung, contents: Readonl
   if (rung !== 'atomic') await syncWrittenDirs(new Set(abs.map((a) => path.dirname(a))));
   return performance.now() - t0;
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
  * Each rung's median over `runs` round trips (one write to the target's contents and one back, each timed), rungs

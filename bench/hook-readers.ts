@@ -12,11 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runHookReaderTrial } from '../test/reliability/hookReaderTrial';
 import { generateTree } from './generate';
-
-const arg = (name: string, fallback: string): string => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-};
+import { arg } from './args';
 
 const files = Number(arg('--files', '10000'));
 const calls = Number(arg('--calls', '1000'));

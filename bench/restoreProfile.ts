@@ -14,11 +14,8 @@ import path from 'node:path';
 import { traceSteps } from '../src/main/engine/stepTrace';
 import { applyEdits, generateTree } from './generate';
 import { RetraceClient } from './methods/retraceClient';
+import { arg } from './args';
 
-const arg = (name: string, dflt: string): string => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1]! : dflt;
-};
 const FILES = Number(arg('--files', '1000'));
 const RUNS = Number(arg('--runs', '7'));
 
