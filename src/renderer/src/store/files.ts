@@ -8,6 +8,7 @@ import type { ErrorInfo } from '../../../shared/errors';
 import type { ImageSides } from '../../../shared/model';
 import { api } from '../bridge';
 import { currentSides, useStore } from '.';
+import { contentsKey } from './diffCache';
 import { onFolderOpened } from './state';
 
 export type ImageMode = 'side' | 'swipe' | 'onion';
@@ -154,6 +155,9 @@ export async function loadImages(key: string, path: string, oldPath?: string): P
   const ws = useStore.getState().workspace;
   const sides = currentSides();
   if (!ws || !sides) return;
+  // A view mounted late (its code loads lazily) may ask for a file of a checkpoint the user has already left:
+  // asking the comparison now selected would cache that one's answer under this key.
+  if (contentsKey(ws.id, sides.from, sides.to, path) !== key) return;
   const cached = sides.to === 'working' ? undefined : imageCache.get(key);
   if (cached) return set({ images: { key, sides: cached.sides, error: null } });
   set({ images: { key, sides: null, error: null } });
