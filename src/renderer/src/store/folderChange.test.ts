@@ -29,8 +29,10 @@ import {
   setCompareFrom,
   toggleInline,
   toggleRestores,
+  undoRestore,
   useStore,
 } from './index';
+import { handleEvent } from './events';
 import { onFolderOpened } from './state';
 import { stubBridge, type StubHandler } from './stubBridge';
 import { appendTail, reloadTimeline } from './timeline';
@@ -123,6 +125,7 @@ function serve(): void {
       return { path: req.path as string, binary: false, before: `${f.ws.name} before`, after: `${f.ws.name} after` };
     }),
     previewRestore: answer('previewRestore', (f, req): RestoreResult => restoreResult(f, req.target as string, true)),
+    undo: answer('undo', (f) => ({ undone: f.restores[0]?.restore ?? 'none', restore: `${f.ws.name}-u`, changed: [] })),
     restore: answer('restore', (f, req): RestoreResult => {
       const result = restoreResult(f, req.target as string, false);
       f.restores.unshift({
@@ -328,5 +331,43 @@ describe('new messages while the list reloads', () => {
     expect(s.checkpoints).toHaveLength(5);
     expect(s.checkpoints[s.selected]!.hash).toBe(kept);
     expect(s.total).toBe(15);
+  });
+
+  it("the event of this window's own undo, arriving before its answer, does not move the selection", async () => {
+    const small = makeFolder('D', 12);
+    folders.push(small);
+    await openFolder(small.ws.root);
+    await settle();
+    const kept = useStore.getState().checkpoints.at(-1)!.hash;
+    // The undo shows rewound messages again; the folder's watcher says "new messages" before the undo answers.
+    small.held.add('undo');
+    const undo = undoRestore();
+    small.messages.push(
+      ...makeFolder('D', 15)
+        .messages.slice(12)
+        .map((m) => ({ ...m, id: `D-back-${m.id}` })),
+    );
+    handleEvent({ type: 'messages-appended', workspace: small.ws.id, session: small.session.id });
+    await settle();
+    small.release();
+    await undo;
+    await settle();
+    const s = useStore.getState();
+    expect(s.total).toBe(15);
+    expect(s.checkpoints).toHaveLength(5);
+    expect(s.checkpoints[s.selected]!.hash).toBe(kept);
+  });
+
+  it('new messages that arrive while nothing is restored are followed when the latest checkpoint is selected', async () => {
+    const small = makeFolder('E', 12);
+    folders.push(small);
+    await openFolder(small.ws.root);
+    await settle();
+    small.messages.push(...makeFolder('E', 15).messages.slice(12));
+    handleEvent({ type: 'messages-appended', workspace: small.ws.id, session: small.session.id });
+    await settle();
+    const s = useStore.getState();
+    expect(s.total).toBe(15);
+    expect(s.selected).toBe(4);
   });
 });

@@ -49,10 +49,11 @@ export interface WorkspaceScope {
   diffs: DiffCache;
   /**
    * The generation of a full reload still waiting for its answer (0: none), and whether new messages arrived
-   * meanwhile: their tail is fetched once the reload has landed, never judged against the list it replaces.
+   * meanwhile, or while this window's restore or undo ran: their tail is fetched once the reload has landed and
+   * the restore has ended, never judged against the list they replace.
    */
   reloading: number;
-  tailAfterReload: boolean;
+  tailPending: boolean;
 }
 
 export interface State {
@@ -151,7 +152,7 @@ export function freshState(): State {
       pagesInFlight: new Set(),
       diffs: new DiffCache(),
       reloading: 0,
-      tailAfterReload: false,
+      tailPending: false,
     },
   };
 }

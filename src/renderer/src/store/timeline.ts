@@ -6,7 +6,7 @@ import type { Message, TimelinePage } from '../../../shared/model';
 import type { Result } from '../../../shared/result';
 import { api } from '../bridge';
 import { select } from './selection';
-import { get, PAGE_SIZE, set, take, type WorkspaceScope } from './state';
+import { get, PAGE_SIZE, set, take, useStore, type WorkspaceScope } from './state';
 import { loadSessions } from './workspace';
 
 /**
@@ -53,8 +53,8 @@ function landReload(
   const { scope, gen } = reload;
   if (get().scope !== scope || get().timelineGen !== gen) return;
   scope.reloading = 0;
-  const tailPending = scope.tailAfterReload;
-  scope.tailAfterReload = false;
+  const tailPending = scope.tailPending;
+  scope.tailPending = false;
   const page = take(answer);
   if (!page) return;
   const messages: (Message | undefined)[] = new Array<Message | undefined>(page.total);
@@ -107,12 +107,14 @@ export async function ensureRange(start: number, end: number): Promise<void> {
  * New messages were recorded: fetch the tail, and follow if the latest checkpoint was selected. While a full
  * reload is on its way the list in the state is the one it replaces (an undo that brought rewound messages back,
  * say): "was the latest selected" would be judged against it and jump the selection, so the tail waits for it.
+ * So it does while this window restores or undoes: the event of its own rewrite can come before the answer, and
+ * so before the reload that answer starts.
  */
 export async function appendTail(): Promise<void> {
   const { workspace, sessionId, showHidden, total, checkpoints, selected, timelineGen, scope } = get();
   if (!workspace || !sessionId) return;
-  if (scope.reloading !== 0) {
-    scope.tailAfterReload = true;
+  if (scope.reloading !== 0 || get().busy) {
+    scope.tailPending = true;
     return;
   }
   const wasAtLatest = selected === checkpoints.length - 1;
@@ -143,3 +145,12 @@ export function toggleShowHidden(): void {
   set({ showHidden: !get().showHidden });
   void reloadTimeline({ follow: false });
 }
+
+// This window's restore or undo ended: a tail that waited for it is fetched now, unless a reload will fetch it.
+useStore.subscribe((now, before) => {
+  const { scope } = now;
+  if (before.busy && !now.busy && scope.tailPending && scope.reloading === 0) {
+    scope.tailPending = false;
+    void appendTail();
+  }
+});
