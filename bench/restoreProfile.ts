@@ -15,6 +15,7 @@ import { traceSteps } from '../src/main/engine/stepTrace';
 import { applyEdits, generateTree } from './generate';
 import { RetraceClient } from './methods/retraceClient';
 import { arg } from './args';
+import { median } from './stats';
 
 const FILES = Number(arg('--files', '1000'));
 const RUNS = Number(arg('--runs', '7'));
@@ -24,7 +25,6 @@ const childTicks = (): number => {
   const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
   return Number(f[13]) + Number(f[14]);
 };
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
   const tree = await generateTree({ files: FILES, seed: 42, sizeScale: 1 }, (l) => process.stderr.write(l + '\n'));
@@ -53,6 +53,9 @@ async function main(): Promise<void> {
     gitCommits.push(commitAll());
   }
   const target = hashes[0]!;
+  // Untimed, after each raw git run: git leaves the 1,000 files checkout-index rewrote unsynced, and the restore that
+  // follows would pay for flushing them in its own syncs (the full bench runs each method's restores apart).
+  const settleDisk = (): void => void execFileSync('sync', ['-f', dir]);
   const times: Record<string, number[]> = { restore: [], undo: [], 'git-restore': [], 'git-undo': [] };
   const steps: Record<string, Record<string, number[]>> = { restore: {}, undo: {} };
   const cpu: Record<string, { own: number[]; children: number[] }> = {};
@@ -93,22 +96,24 @@ async function main(): Promise<void> {
       git('read-tree', '-m', '-u', gitCommits[0]!);
       git('checkout-index', '-a', '-f');
     });
+    settleDisk();
     const rs = await timed(varied ? `restore${other}` : 'restore', () => client.restore(target));
     await timed('git-undo', () => {
       git('read-tree', '-m', '-u', head);
       git('checkout-index', '-a', '-f');
     });
+    settleDisk();
     const us = await timed(varied ? `undo${other}` : 'undo', () => client.undo());
     for (const [op, s] of [
-      ['restore', rs],
-      ['undo', us],
+      [varied ? `restore${other}` : 'restore', rs],
+      [varied ? `undo${other}` : 'undo', us],
     ] as const) {
       const sums = new Map<string, number>(); // a step timed several times in one run: its total
       for (const part of s.split(' ').filter(Boolean)) {
         const [k, v] = part.split('=');
         sums.set(k!, (sums.get(k!) ?? 0) + Number(v));
       }
-      for (const [k, v] of sums) (steps[op]![k] ??= []).push(v);
+      for (const [k, v] of sums) ((steps[op] ??= {})[k] ??= []).push(v);
     }
     if (i === 0) for (const k of Object.keys(times)) times[k] = []; // the first round warms up
   }
@@ -131,7 +136,8 @@ async function main(): Promise<void> {
   console.log(
     `ratio restore ${(median(times.restore!) / median(times['git-restore']!)).toFixed(2)}×, undo ${(median(times.undo!) / median(times['git-undo']!)).toFixed(2)}×`,
   );
-  for (const op of ['restore', 'undo'])
+  // Each variant's steps apart (--ab): the steps of the rounds with the variable set are "restore/NAME=VALUE".
+  for (const op of Object.keys(steps))
     console.log(
       `${op} steps: ${Object.entries(steps[op]!)
         .map(([k, v]) => `${k}=${median(v).toFixed(1)}`)
