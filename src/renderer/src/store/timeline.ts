@@ -111,9 +111,9 @@ export async function ensureRange(start: number, end: number): Promise<void> {
  * so before the reload that answer starts.
  */
 export async function appendTail(): Promise<void> {
-  const { workspace, sessionId, showHidden, total, checkpoints, selected, timelineGen, scope } = get();
+  const { workspace, sessionId, showHidden, total, checkpoints, selected, timelineGen, scope, busy } = get();
   if (!workspace || !sessionId) return;
-  if (scope.reloading !== 0 || get().busy) {
+  if (scope.reloading !== 0 || busy) {
     scope.tailPending = true;
     return;
   }
