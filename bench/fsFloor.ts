@@ -2,7 +2,8 @@
  * What the file system alone charges for the bench's restore (issue 15 item 2), rung by rung of the guarantees, so
  * that "the rest is the guarantees' floor" is a measurement and not a claim. The same files the bench's restore
  * writes (the paths ten rounds of `applyEdits` touched, their contents before and after), written back and forth
- * on a copy of the generated tree, with none of Retrace's code in the loop but its syncs (syncFs.ts):
+ * on a copy of the generated tree, with none of Retrace's code in the loop but its write of a new file
+ * (atomicWrite.ts) and its syncs (syncFs.ts):
  *
  * - `replace`    — unlink, create, write: what git's checkout does to a changed file (no sync, nothing kept);
  * - `atomic`     — a new file beside it, renamed over it (I11: never half-written; no sync);
@@ -13,21 +14,10 @@
  *
  *   npx tsx bench/fsFloor.ts --files 1000 [--runs 15]
  */
-import {
-  cpSync,
-  linkSync,
-  mkdtempSync,
-  openSync,
-  closeSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  unlinkSync,
-  writeSync,
-  constants as C,
-} from 'node:fs';
+import { cpSync, linkSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeNewFile } from '../src/main/engine/shadow/atomicWrite';
 import { syncWrittenDirs, syncWrittenFiles } from '../src/main/engine/syncFs';
 import { applyEdits, generateTree, type TreeSpec } from './generate';
 import { median, type FloorRow, type FloorRung } from './stats';
@@ -35,14 +25,8 @@ import { arg } from './args';
 
 export const RUNGS: readonly FloorRung[] = ['replace', 'atomic', 'durable', 'kept'];
 
-function create(abs: string, content: Buffer): void {
-  const fd = openSync(abs, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, 0o644);
-  try {
-    for (let off = 0; off < content.length;) off += writeSync(fd, content, off);
-  } finally {
-    closeSync(fd);
-  }
-}
+/** A new file, written as a restore writes its side files (atomicWrite.ts), its sync left to the rung. */
+const create = (abs: string, content: Buffer) => writeNewFile(abs, content, 0o644, false, { sync: false });
 
 /** Put `contents` (path → bytes) in place under `root` the way `rung` says; returns the milliseconds it took. */
 export async function writeRung(root: string, rung: FloorRung, contents: ReadonlyMap<string, Buffer>): Promise<number> {
@@ -50,14 +34,14 @@ export async function writeRung(root: string, rung: FloorRung, contents: Readonl
   const abs = [...contents.keys()].map((rel) => path.join(root, rel));
   const bytes = [...contents.values()];
   if (rung === 'replace') {
-    abs.forEach((a, i) => {
+    for (const [i, a] of abs.entries()) {
       unlinkSync(a);
-      create(a, bytes[i]!);
-    });
+      await create(a, bytes[i]!);
+    }
     return performance.now() - t0;
   }
   const side = abs.map((a) => path.join(path.dirname(a), `.${path.basename(a)}.~floor.new`));
-  side.forEach((s, i) => create(s, bytes[i]!));
+  for (const [i, s] of side.entries()) await create(s, bytes[i]!);
   // The syncs a restore makes, the same way (syncFs.ts: one syncfs where trusted, else each file and folder).
   if (rung !== 'atomic') await syncWrittenFiles(side);
   abs.forEach((a, i) => {
