@@ -3,6 +3,7 @@
  * Every run gets an explicit RETRACE_HOME: tests never touch ~/.config/retrace.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -122,4 +123,33 @@ function parseJson(s: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Wait until no detached `retrace maintenance` started for this data folder is running. One recorded checkpoint
+ * in fifty schedules one (engine/maintenance.ts); it starts before the checkpoint's CLI exits and writes to the
+ * data folder afterwards (a marker, a storage figure, packs). A test that compares the data folder before and
+ * after a later command waits for it first, else it sees that run's writes (CI saw 1 run in ~50). Linux /proc.
+ */
+export async function maintenanceSettled(home: string, limitMs = 30_000): Promise<void> {
+  const until = Date.now() + limitMs;
+  while (maintenanceRunning(home)) {
+    if (Date.now() > until) throw new Error(`a background maintenance of ${home} still runs after ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export function maintenanceRunning(home: string): boolean {
+  const env = Buffer.from(`\0RETRACE_HOME=${home}\0`);
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (argv[1] !== CLI_BIN || !argv.includes('maintenance')) continue;
+      if (Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${pid}/environ`)]).includes(env)) return true;
+    } catch {
+      // It exited while we looked.
+    }
+  }
+  return false;
 }

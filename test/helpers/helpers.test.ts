@@ -1,8 +1,22 @@
 /** The helpers must be able to fail: every kind of change they claim to detect is detected here. */
-import { chmodSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, digest, gitChecksum, makeWorkspace, prng, treeChecksum, treeManifest } from './index';
+import {
+  cleanupTempDirs,
+  digest,
+  eventually,
+  gitChecksum,
+  maintenanceRunning,
+  maintenanceSettled,
+  makeWorkspace,
+  prng,
+  runCli,
+  spawnCli,
+  tempHome,
+  treeChecksum,
+  treeManifest,
+} from './index';
 
 afterAll(cleanupTempDirs);
 
@@ -62,5 +76,20 @@ describe('test helpers', () => {
     const b = prng(7);
     const xs = Array.from({ length: 5 }, () => a.int(0, 1000));
     expect(Array.from({ length: 5 }, () => b.int(0, 1000))).toEqual(xs);
+  });
+
+  it('maintenanceSettled waits for a running `retrace maintenance` of that data folder, and only that one', async () => {
+    const ws = makeWorkspace();
+    const home = tempHome();
+    expect((await runCli(['checkpoint'], { home, cwd: ws })).code).toBe(0);
+    const other = tempHome();
+    const run = spawnCli(['maintenance'], { home, cwd: ws });
+    await eventually('the maintenance process', () => maintenanceRunning(home));
+    expect(maintenanceRunning(other)).toBe(false);
+    await expect(maintenanceSettled(home, 0)).rejects.toThrow(/still runs/);
+    await maintenanceSettled(home);
+    const cmdline = `/proc/${run.child.pid}/cmdline`;
+    expect(existsSync(cmdline) ? readFileSync(cmdline, 'utf8') : '').toBe(''); // exited (at most a zombie)
+    expect((await run.done).code).toBe(0);
   });
 });

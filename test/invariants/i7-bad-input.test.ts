@@ -2,7 +2,16 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, cliJson, digest, makeWorkspace, runCli, tempHome, treeManifest } from '../helpers';
+import {
+  cleanupTempDirs,
+  cliJson,
+  digest,
+  maintenanceSettled,
+  makeWorkspace,
+  runCli,
+  tempHome,
+  treeManifest,
+} from '../helpers';
 
 afterAll(cleanupTempDirs);
 
@@ -18,6 +27,7 @@ describe('I7: failures leave nothing half-done', () => {
     const o = { home, cwd: root };
     const c = await cliJson(['checkpoint'], o);
     writeFileSync(join(root, 'a.txt'), 'edited\n');
+    await maintenanceSettled(home); // the checkpoint may have started one: its writes are not the failures'
     const ws = digest(treeManifest(root, { mtimes: true }));
     const data = dataState(home);
     const attempts: string[][] = [

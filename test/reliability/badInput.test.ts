@@ -35,6 +35,7 @@ import {
   git,
   gitAt,
   gitManifest,
+  maintenanceSettled,
   makeWorkspace,
   manifestDiff,
   runCli,
@@ -794,6 +795,7 @@ describe('bad input matrix (I7)', () => {
     await row.setup?.(ctx);
     const extra = row.opts?.(ctx) ?? {};
     const wsBefore = snapshotWorkspace(ctx.ws);
+    await maintenanceSettled(ctx.home); // a checkpoint of the setup may have started one (helpers/cli.ts)
     const dataBefore = snapshotData(ctx.home);
     let r: CliResult;
     try {
