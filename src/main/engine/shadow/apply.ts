@@ -268,7 +268,7 @@ class ApplyRun {
     const written = await onPath(rel, 'write', () =>
       writeNewFile(tmp, content, perm ?? (exec ? 0o777 : 0o666), perm !== undefined, { sync: false }),
     );
-    if (before?.type === 'file') keepOwner(tmp, abs);
+    if (before?.type === 'file') keepOwner(tmp, before, written);
     return { entry, tmp, file: true, written };
   }
 
@@ -434,17 +434,21 @@ function withExec(perm: number, exec: boolean): number {
   return exec ? perm | ((perm & 0o444) >> 2) : perm & ~0o111;
 }
 
+/** Asked once: the answer cannot change while the process runs (we never setuid). */
+const runningAsRoot = process.getuid?.() === 0;
+
 /**
- * Running as root (or with CAP_CHOWN), the new file keeps the old one's owner; otherwise it is ours anyway.
- * Synchronous, as lstatIdentity: two system calls of microseconds need no two thread-pool round trips per file.
+ * Running as root, the new file keeps the old one's owner; otherwise it is ours anyway. Both owners are known
+ * already (the lstat before the write, the fstat after it): a chown only where they differ, since a root-run
+ * restore of files root owns (containers, CI) paid an lstat and a chown per written file for nothing.
  */
-function keepOwner(tmp: string, abs: string): void {
-  if (process.getuid?.() !== 0) return;
+function keepOwner(tmp: string, before: StatIdentity, written: BigIntStats): void {
+  if (!runningAsRoot) return;
+  if (Number(written.uid) === before.uid && Number(written.gid) === before.gid) return;
   try {
-    const st = lstatSync(abs);
-    lchownSync(tmp, st.uid, st.gid);
+    lchownSync(tmp, before.uid, before.gid);
   } catch {
-    // gone meanwhile, or a file system without owners: the new file stays ours, as for a non-root run
+    // a file system without owners: the new file stays ours, as for a non-root run
   }
 }
 

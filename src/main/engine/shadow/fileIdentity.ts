@@ -41,6 +41,9 @@ export interface StatIdentity {
   ctimeNs: bigint;
   ino: bigint;
   mode: number;
+  /** Its owner: a replacement written as root is given the same (apply.ts keepOwner). Not part of sameStat. */
+  uid: number;
+  gid: number;
   /** Its stamps are fine (FINE_DOUBT_WINDOW_NS applies); looked up by recordedIdentity, for a recently stamped file. */
   fine?: boolean;
 }
@@ -61,6 +64,8 @@ export function identityOf(st: BigIntStats): StatIdentity {
     ctimeNs: st.ctimeNs,
     ino: st.ino,
     mode: Number(st.mode),
+    uid: Number(st.uid),
+    gid: Number(st.gid),
   };
 }
 

@@ -128,6 +128,30 @@ describe('planRestore + applyPaths (I3, I4)', () => {
     expect(((await fs.stat(path.join(root, 'b.sh'))).mode & 0o777).toString(8)).toBe('644');
   });
 
+  // Owners can only be given away by root: elsewhere this case is skipped, and says so.
+  it.skipIf(process.getuid?.() !== 0)('run as root, a replaced file keeps its owner; a new file is ours', async () => {
+    const root = makeWorkspace({ 'theirs.txt': 't1\n', 'ours.txt': 'o1\n' });
+    const { repo } = await openTemp(root);
+    writeFileSync(path.join(root, 'new.txt'), 'n\n');
+    const target = (await repo.snapshotTree()).tree;
+    writeFileSync(path.join(root, 'theirs.txt'), 't2\n');
+    writeFileSync(path.join(root, 'ours.txt'), 'o2\n');
+    await fs.rm(path.join(root, 'new.txt'));
+    await fs.chown(path.join(root, 'theirs.txt'), 4321, 8765);
+    const changed = await repo.applyPaths(target, ['theirs.txt', 'ours.txt', 'new.txt']);
+    expect(changed.sort()).toEqual(['new.txt', 'ours.txt', 'theirs.txt']);
+    const owner = async (rel: string): Promise<string> => {
+      const st = await fs.lstat(path.join(root, rel));
+      return `${st.uid}:${st.gid} ${await fs.readFile(path.join(root, rel), 'utf8')}`;
+    };
+    const me = `${process.getuid!()}:${process.getgid!()}`;
+    expect([await owner('theirs.txt'), await owner('ours.txt'), await owner('new.txt')]).toEqual([
+      '4321:8765 t1\n',
+      `${me} o1\n`,
+      `${me} n\n`,
+    ]);
+  });
+
   it('writes contents read ahead, and asks again for one whose read ahead failed', async () => {
     const root = makeWorkspace({ 'a.txt': 'a1\n', 'b.txt': 'b1\n' });
     const { repo } = await openTemp(root);
