@@ -44,6 +44,9 @@ function everyKindOfWrite(umask: string, home: string): void {
   cli(umask, ['checkpoint', '--json'], o);
   cli(umask, ['restore', first.hash, '--code', '--json'], o);
   cli(umask, ['undo', '--json'], o);
+  writeFileSync(join(ws, 'app.js'), "console.log('hey');\n");
+  cli(umask, ['diff', first.hash, '--json'], o); // a reader's own index (readers/)
+  cli(umask, ['maintenance', '--force', '--json'], o); // the storage figure it caches
 
   const config = tempDir('retrace-claude-');
   const project = join(config, 'projects', ws.replace(/[^a-zA-Z0-9]/g, '-'));
@@ -114,6 +117,7 @@ describe('the data directory is private (I11)', () => {
       expect(files.some((f) => f.includes('/objects/'))).toBe(true);
       expect(files.some((f) => f.endsWith('.jsonl'))).toBe(true);
       expect(files.some((f) => f.endsWith('hook.log'))).toBe(true);
+      expect(files.some((f) => f.endsWith('/storage.json'))).toBe(true);
       expect(loose).toEqual([]);
     });
   }

@@ -11,6 +11,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { WorkspaceContext } from './context';
 import { repairLaggingRefs } from './recovery/recover';
+import { writeFilePrivate } from './privateFs';
 import { measureStorage } from './storage/measure';
 import type { WorkspaceRef } from './workspace';
 
@@ -117,7 +118,7 @@ async function writeStorage(ws: WorkspaceRef, bytes: number): Promise<void> {
   const file = path.join(ws.dir, STORAGE_FILE);
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    await fs.writeFile(tmp, JSON.stringify({ bytes, at: Date.now() }));
+    await writeFilePrivate(tmp, JSON.stringify({ bytes, at: Date.now() }));
     await fs.rename(tmp, file);
   } catch {
     await fs.rm(tmp, { force: true }).catch(() => undefined); // a cache: never fail the caller for it

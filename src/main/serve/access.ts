@@ -4,9 +4,10 @@
  * local users and processes that can reach the port.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { dirname } from 'node:path';
+import { openPrivateHome, writeFilePrivateSync } from '../engine/privateFs';
 
 export function newToken(): string {
   return randomBytes(24).toString('base64url');
@@ -24,8 +25,8 @@ export function persistentToken(file: string): string {
     // absent or unreadable: make a new one
   }
   const token = newToken();
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, token + '\n', { mode: 0o600 });
+  openPrivateHome(dirname(file)); // the data home: a first `retrace serve` may be what creates it
+  writeFilePrivateSync(file, token + '\n');
   return token;
 }
 

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { mkdirPrivate } from '../privateFs';
 
 /** <ws.dir>/readers/: private indexes of running readers. */
 const DIR = 'readers';
@@ -20,7 +21,7 @@ export async function withPrivateIndex<T>(
   fn: (indexFile: string) => Promise<T>,
 ): Promise<T> {
   const dir = path.join(wsDir, DIR);
-  await fs.mkdir(dir, { recursive: true });
+  await mkdirPrivate(dir);
   await removeLeftovers(dir);
   const file = path.join(dir, `index-${process.pid}-${randomBytes(6).toString('hex')}`);
   try {

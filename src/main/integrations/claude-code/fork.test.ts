@@ -1,5 +1,5 @@
 /** Forks of 2.1.x transcripts: parallel results come along; the same point forked twice gives one file. */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parallelCalls } from '../../../../test/integrations/claudeShapes';
@@ -35,5 +35,15 @@ describe('forkTranscript', () => {
     expect(readdirSync(dir).filter((n) => n.endsWith('.jsonl'))).toHaveLength(2); // the original and one fork
     const other = forkTranscript(file, { sourceId: 'u1' }, { env });
     expect(other.sessionId).not.toBe(first.sessionId);
+  });
+
+  it('a fork is as private as the transcript it copies', () => {
+    const { file } = transcript();
+    const env = { CLAUDE_CONFIG_DIR: tempDir() };
+    const modeOf = (f: string): string => (statSync(f).mode & 0o777).toString(8);
+    chmodSync(file, 0o600);
+    expect(modeOf(forkTranscript(file, { sourceId: 'a3' }, { env }).transcript)).toBe('600');
+    chmodSync(file, 0o640);
+    expect(modeOf(forkTranscript(file, { sourceId: 'u1' }, { env }).transcript)).toBe('640');
   });
 });

@@ -105,10 +105,11 @@ export function forkTranscript(
   const out = render(newId);
   const dest = join(dir, `${newId}.jsonl`);
   if (existsSync(dest)) throw new RetraceError('E_INTERNAL', `a transcript ${basename(dest)} exists already`);
-  // Written beside, then renamed: Claude Code never sees a half-written session.
+  // Written beside, then renamed: Claude Code never sees a half-written session. With the mode of the transcript it
+  // copies: a fork never lets more people read the conversation than the original does (the umask may narrow it).
   const tmp = join(dir, `.${newId}.jsonl.retrace-tmp`);
   try {
-    writeFileSync(tmp, out, { flag: 'wx' });
+    writeFileSync(tmp, out, { flag: 'wx', mode: statSync(transcriptPath).mode & 0o777 });
     renameSync(tmp, dest);
   } catch (e) {
     rmSync(tmp, { force: true });
