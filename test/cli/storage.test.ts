@@ -2,10 +2,11 @@
  * `retrace gc` and `retrace forget` through the CLI (CLI.md "Keeping and sharing"): the JSON shape, usage errors,
  * a saved budget, the session being recorded kept and said so, E_KEPT and --force, `sessions` gaining bytes.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, cliJson, errorCode, makeWorkspace, runCli, tempHome } from '../helpers';
+import { cleanupTempDirs, cliJson, errorCode, maintenanceSettled, makeWorkspace, runCli, tempHome } from '../helpers';
 
 afterAll(cleanupTempDirs);
 
@@ -54,5 +55,27 @@ describe('gc and forget from the CLI', () => {
     const bad = await runCli(['gc', '--max-bytes', '1e9', '--cwd', ws, '--json'], { home });
     expect(bad.code).toBe(2);
     expect(errorCode(bad)).toBe('E_USAGE');
+  });
+
+  it('maintenance says whether it ran, had nothing to do, or found the lock held, and by whom', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'a.txt': 'one\n' });
+    await cliJson(['checkpoint', '--cwd', ws], { home });
+    await maintenanceSettled(home);
+    const say = async (...extra: string[]): Promise<string> =>
+      (await runCli(['maintenance', ...extra, '--cwd', ws], { home })).stdout.trim();
+    expect(await say()).toBe('maintenance: nothing due (--force runs it anyway)');
+    expect(await say('--force')).toBe('maintenance done');
+    // A live writer (this test process) holds the lock: a forced run does nothing and names it.
+    const lock = join(home, 'workspaces', readdirSync(join(home, 'workspaces'))[0]!, 'writer.lock');
+    const info = {
+      pid: process.pid,
+      hostname: hostname(),
+      command: 'retrace test',
+      startedAt: new Date().toISOString(),
+    };
+    writeFileSync(lock, JSON.stringify({ ...info, token: 'held' }));
+    expect(await say('--force')).toMatch(/^maintenance skipped: .*retrace test/);
+    rmSync(lock);
   });
 });

@@ -39,7 +39,7 @@ const STORAGE_TTL_MS = 60_000;
 const STORAGE_FILE = 'storage.json';
 
 export interface MaintenanceOutcome {
-  /** False when another writer held the lock (nothing was done). */
+  /** False when nothing was done: nothing was due, or another writer held the lock (then `holder` says who). */
   ran: boolean;
   packed: boolean;
   holder?: string;

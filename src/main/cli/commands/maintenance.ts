@@ -15,7 +15,9 @@ export const command: Command = {
     ctx.out.result(r, () => [
       r.ran
         ? `maintenance done${r.packed ? ' (packed)' : ''}`
-        : `maintenance skipped${r.holder ? `: ${r.holder}` : ''}`,
+        : r.holder
+          ? `maintenance skipped: ${r.holder}`
+          : 'maintenance: nothing due (--force runs it anyway)',
     ]);
   },
 };
