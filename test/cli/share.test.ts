@@ -207,6 +207,24 @@ describe('push and pull through a file:// URL', () => {
   });
 });
 
+describe("a remote named in the folder's repository", () => {
+  it('`retrace push NAME` and `pull NAME` use that remote, as git would', async () => {
+    const dest = tempDir('retrace-named-remote-');
+    git(dest, ['init', '-q', '--bare']);
+    git(alice.cwd, ['remote', 'add', 'backup', dest]);
+    try {
+      expect(await cliJson(['push', 'backup'], alice)).toEqual({ pushed: ['shared-1'], remote: dest });
+      expect(objectCount(dest)).toBeGreaterThan(0);
+      const dave = { home: tempHome(), cwd: tempDir('retrace-dave-') };
+      git(dave.cwd, ['init', '-q']);
+      git(dave.cwd, ['remote', 'add', 'team', dest]);
+      expect(await cliJson(['pull', 'team'], dave)).toEqual({ pulled: ['shared-1'], remote: dest });
+    } finally {
+      git(alice.cwd, ['remote', 'remove', 'backup']);
+    }
+  });
+});
+
 describe('remotes that do not work', () => {
   it('no REMOTE and no git origin: E_NO_REMOTE; an unreachable remote: E_REMOTE', async () => {
     const none = await runCli(['push', '--json'], bob);

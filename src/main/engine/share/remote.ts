@@ -1,7 +1,8 @@
 /**
- * Where sessions travel (`retrace push/pull [REMOTE]`) and who is sending them. A REMOTE is any git remote URL:
- * a path (relative to the caller's folder), file://, ssh (user@host:path or ssh://) or https. Without one, the
- * folder's own git `origin`, read from the user's repository (never written).
+ * Where sessions travel (`retrace push/pull [REMOTE]`) and who is sending them. A REMOTE is any git remote: the
+ * name of one of the folder's repository, or a URL — a path (relative to the caller's folder), file://, ssh
+ * (user@host:path or ssh://) or https. Without one, the folder's own git `origin`. The user's repository is
+ * only read (never written).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -15,24 +16,37 @@ function isUrl(remote: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(remote) || /^[^/\\]{2,}:/.test(remote);
 }
 
-/** The remote to use: the one given (a path made absolute from `base`), else the folder's `origin`. */
+/**
+ * The remote to use, as `git push REMOTE` would take it: a remote of that name in the folder's repository (a
+ * user types `retrace push origin`), else a URL, else a path made absolute from `base`. Without one, the
+ * folder's `origin`.
+ */
 export async function resolveRemote(given: string | undefined, base: string, root: string): Promise<string> {
   if (given !== undefined) {
     if (given.trim() === '' || given.startsWith('-'))
       throw new RetraceError('E_USAGE', `not a git remote: ${JSON.stringify(given)}`);
+    const named = isUrl(given) ? null : await remoteUrl(root, given);
+    if (named) return named;
     return isUrl(given) ? given : path.resolve(base, given);
   }
-  // Only the user's own repository config, through rev-parse/config (reading, never writing it).
-  const r = await execGit(['-C', root, 'config', '--get', 'remote.origin.url'], {
+  const origin = await remoteUrl(root, 'origin');
+  if (!origin)
+    throw new RetraceError(
+      'E_NO_REMOTE',
+      `no REMOTE given and ${root} has no git origin: name one (a remote, a path, file://, ssh or https URL)`,
+    );
+  return origin;
+}
+
+/** The URL of the folder's git remote `name` (a relative path made absolute), or null: read, never written. */
+async function remoteUrl(root: string, name: string): Promise<string | null> {
+  if (/[\n\0]/.test(name)) return null; // not a name git config can hold
+  const r = await execGit(['-C', root, 'config', '--get', `remote.${name}.url`], {
     env: gitEnv(),
     okExitCodes: [0, 1, 128],
   }).catch(() => null);
   const url = r && r.exitCode === 0 ? r.stdout.toString('utf8').trim() : '';
-  if (!url)
-    throw new RetraceError(
-      'E_NO_REMOTE',
-      `no REMOTE given and ${root} has no git origin: name one (a path, file://, ssh or https URL)`,
-    );
+  if (!url) return null;
   return isUrl(url) ? url : path.resolve(root, url);
 }
 
