@@ -238,6 +238,7 @@ describe('hook server', () => {
     const paths = hookServerPaths(viaServer.home);
     expect(statSync(paths.dir).mode & 0o777).toBe(0o700);
     expect(statSync(paths.socket).isSocket()).toBe(true);
+    expect(statSync(paths.socket).mode & 0o777).toBe(0o600);
   });
 
   it('two calls at once are both answered by the server and both recorded', async () => {

@@ -8,11 +8,11 @@
  * (RETRACE_HOOK_SERVER_IDLE_MS, default 10 min), when its pid file or socket is removed or replaced, when its
  * data home disappears, and after declining a request of another build.
  */
-import { existsSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import type http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { writeFilePrivateSync } from '../../engine/privateFs';
+import { PRIVATE_FILE_MODE, writeFilePrivateSync } from '../../engine/privateFs';
 import { appendHookLog } from '../commands/hook';
 import { keepShadowsOpen } from '../../engine/residentShadows';
 import { setMaintenanceScheduler } from '../../engine/maintenance';
@@ -101,7 +101,11 @@ class HookServer {
       this.net.listen(this.paths.socket, () => resolve());
     });
     this.net.on('error', (e) => this.shutdown(`server error: ${e.message}`));
-    if (this.paths.socketDir) this.socketIno = statSync(this.paths.socket).ino;
+    if (this.paths.socketDir) {
+      // Owner-only like every file of the data home (its folder already keeps others out; the umask made it 0755).
+      chmodSync(this.paths.socket, PRIVATE_FILE_MODE);
+      this.socketIno = statSync(this.paths.socket).ino;
+    }
     const tick = Math.max(50, Math.min(1_000, this.idleMs / 2));
     setInterval(() => this.check(), tick).unref();
     process.on('SIGTERM', () => this.shutdown('SIGTERM'));
