@@ -17,17 +17,16 @@ function isUrl(remote: string): boolean {
 }
 
 /**
- * The remote to use, as `git push REMOTE` would take it: a remote of that name in the folder's repository (a
- * user types `retrace push origin`), else a URL, else a path made absolute from `base`. Without one, the
+ * The remote to use, as `git push REMOTE` would take it: a URL, else a remote of that name in the folder's
+ * repository (a user types `retrace push origin`), else a path made absolute from `base`. Without one, the
  * folder's `origin`.
  */
 export async function resolveRemote(given: string | undefined, base: string, root: string): Promise<string> {
   if (given !== undefined) {
     if (given.trim() === '' || given.startsWith('-'))
       throw new RetraceError('E_USAGE', `not a git remote: ${JSON.stringify(given)}`);
-    const named = isUrl(given) ? null : await remoteUrl(root, given);
-    if (named) return named;
-    return isUrl(given) ? given : path.resolve(base, given);
+    if (isUrl(given)) return given; // no remote's name holds a colon
+    return (await remoteUrl(root, given)) ?? path.resolve(base, given);
   }
   const origin = await remoteUrl(root, 'origin');
   if (!origin)
