@@ -187,10 +187,14 @@ describe('service: Record changes', () => {
       settings: { alwaysImport: false, recordChanges: true },
     });
     writeFileSync(join(root, 'app.txt'), 'v2\n');
-    await expect.poll(async () => (await watchSession(first, workspace))?.checkpoints, { timeout: 15_000 }).toBe(1);
+    // The edit, and before it the folder as recording began.
+    await expect.poll(async () => (await watchSession(first, workspace))?.checkpoints, { timeout: 15_000 }).toBe(2);
     const session = (await watchSession(first, workspace))!;
     const page = await call(first, 'timeline', { workspace, session: session.id });
-    expect(page.messages.at(-1)!.text).toBe('Files changed: app.txt');
+    expect(page.messages.map((m) => m.text)).toEqual([
+      'Before the first change (watching began)',
+      'Files changed: app.txt',
+    ]);
     // The session logs are followed as for any writer: the windows hear of the new checkpoint.
     await expect.poll(() => events.some((e) => e.type === 'messages-appended' && e.session === session.id)).toBe(true);
     await first.close();
@@ -200,7 +204,8 @@ describe('service: Record changes', () => {
     await call(second, 'openWorkspace', { path: root });
     expect(await call(second, 'folderSettings', { workspace })).toMatchObject({ recordChanges: true });
     writeFileSync(join(root, 'app.txt'), 'v3\n');
-    await expect.poll(async () => (await watchSession(second, workspace))?.checkpoints, { timeout: 15_000 }).toBe(2);
+    // No second baseline: the session's last checkpoint already holds the folder as this run began.
+    await expect.poll(async () => (await watchSession(second, workspace))?.checkpoints, { timeout: 15_000 }).toBe(3);
     expect((await watchSession(second, workspace))!.id).toBe(session.id);
 
     expect(await call(second, 'setFolderSettings', { workspace, recordChanges: false })).toMatchObject({
@@ -208,7 +213,7 @@ describe('service: Record changes', () => {
     });
     writeFileSync(join(root, 'app.txt'), 'v4\n');
     await sleep(1500);
-    expect((await watchSession(second, workspace))!.checkpoints).toBe(2);
+    expect((await watchSession(second, workspace))!.checkpoints).toBe(3);
     await second.close();
 
     const third = createService({ host: 'serve', dataHome: home, recordQuietMs: 300 });

@@ -3,7 +3,7 @@
  * paths wake nothing, the writer lock is held only while checkpointing, and the idle process costs (almost) no
  * CPU. Checkpoints are counted from the process's own lines and checked in the workspace's log.
  */
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/main/engine/lock';
@@ -79,12 +79,24 @@ describe('retrace watch', () => {
       { home },
     );
     expect(sessions).toHaveLength(1);
-    expect([sessions[0]!.source, sessions[0]!.agent, sessions[0]!.checkpoints]).toEqual(['watch', 'watch', 2]);
+    // The two bursts, and before them the folder as watching began: a restore point before the first change.
+    expect([sessions[0]!.source, sessions[0]!.agent, sessions[0]!.checkpoints]).toEqual(['watch', 'watch', 3]);
+    expect(r.stdout).toMatch(/^baseline [0-9a-f]{7} in s-/m);
     const log = await cliJson<{ messages: { hash: string | null; text: string }[] }>(['log', '--cwd', ws], { home });
     const last = log.messages.at(-1)!;
     expect(last.text).toMatch(/^Files changed: f0\.txt/);
     const file = await cliJson<{ after: string }>(['diff', last.hash!, '--file', 'f19.txt', '--cwd', ws], { home });
     expect(file.after).toBe(readFileSync(join(ws, 'f19.txt'), 'utf8'));
+    const baseline = log.messages[0]!;
+    expect(baseline.text).toBe('Before the first change (watching began)');
+    // The first burst's step is that burst alone: twenty new files against the baseline.
+    const first = await cliJson<{ files: { status: string }[] }>(
+      ['diff', baseline.hash!, log.messages[1]!.hash!, '--cwd', ws],
+      { home },
+    );
+    expect(first.files.map((f) => f.status)).toEqual(Array(20).fill('added'));
+    await cliJson(['restore', baseline.hash!, '--code', '--cwd', ws], { home });
+    expect(readdirSync(ws).sort()).toEqual(['keep.txt']);
   }, 240_000);
 
   it('edits under node_modules, .git and .gitignored paths make none; an edit elsewhere then makes one', async () => {

@@ -1,7 +1,8 @@
 /**
  * `retrace watch [DIR] [--session ID] [--quiet-ms N] [--max-wait-ms N]`: checkpoint into a `watch` session
- * whenever file activity in DIR settles (default: 1.5 s of quiet, at most 15 s into a constant trickle). Runs
- * until SIGINT/SIGTERM. People get one line per checkpoint; --json prints one document when it stops.
+ * whenever file activity in DIR settles (default: 1.5 s of quiet, at most 15 s into a constant trickle), the first
+ * one preceded by a baseline of the folder as watching began (watcher.ts). Runs until SIGINT/SIGTERM. People get
+ * one line per checkpoint; --json prints one document when it stops.
  */
 import { RetraceError } from '../../../shared/errors';
 import { resolveWorkspace } from '../../engine/workspace';
@@ -24,6 +25,7 @@ export const command: Command = {
     const maxWaitMs = millis(ctx.values['max-wait-ms'], '--max-wait-ms', DEFAULT_MAX_WAIT_MS);
     const session = str(ctx.values, 'session');
     const hashes: string[] = [];
+    let baseline: string | null = null;
     const watching = await startWatching({
       ws,
       ...(session !== undefined ? { session } : {}),
@@ -34,6 +36,11 @@ export const command: Command = {
         if (!ctx.json)
           process.stdout.write(`checkpoint ${short(c.hash)} in ${c.session}: ${c.paths.length} file(s) changed\n`);
       },
+      onBaseline: (c) => {
+        baseline = c.hash;
+        if (!ctx.json)
+          process.stdout.write(`baseline ${short(c.hash)} in ${c.session}: the folder as watching began\n`);
+      },
       onError: (e) => ctx.out.note(`watch: ${e instanceof Error ? e.message : String(e)}`),
     });
     ctx.out.note(`watching ${ws.root} (session ${watching.session}); Ctrl+C stops`);
@@ -42,7 +49,8 @@ export const command: Command = {
       process.once('SIGTERM', resolve);
     });
     await watching.stop();
-    if (ctx.json) ctx.out.result({ workspace: ws.root, session: watching.session, checkpoints: hashes }, () => '');
+    if (ctx.json)
+      ctx.out.result({ workspace: ws.root, session: watching.session, baseline, checkpoints: hashes }, () => '');
     else ctx.out.note(`stopped; ${hashes.length} checkpoint(s) recorded`);
     return 0;
   },

@@ -6,14 +6,16 @@
  * checkpoint waits for the next quiet period.
  *
  * A settle whose snapshot equals the last one (only ignored files changed, or edits were undone) records
- * nothing. What changed in a burst cut short by Ctrl+C is not checkpointed then (never inside a burst); the
+ * nothing. The first checkpoint of a run is preceded by one of the folder as watching began (unless the session's
+ * last checkpoint holds just that): the state before the program's first change is a restore point too, and the
+ * first step's diff shows that change alone. A run that sees no change records nothing at all. What changed in a burst cut short by Ctrl+C is not checkpointed then (never inside a burst); the
  * next checkpoint of the folder, by any writer, captures it.
  */
 import watcher from '@parcel/watcher';
 import { relative, sep } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
-import type { MessageMeta } from '../../../shared/model';
-import { newSessionId } from '../../engine/sessions/ids';
+import type { MessageMeta, NotCaptured } from '../../../shared/model';
+import { newSessionId, sessionRef } from '../../engine/sessions/ids';
 import type { WorkspaceRef } from '../../engine/workspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import { Settler } from './settle';
@@ -28,6 +30,8 @@ export interface WatchOptions {
   /** How long a checkpoint waits for another writer before giving way to the next settle. */
   lockWaitMs?: number;
   onCheckpoint?: (c: WatchCheckpoint) => void;
+  /** The checkpoint of the folder as watching began, recorded right before the first change's. */
+  onBaseline?: (c: WatchCheckpoint) => void;
   onError?: (e: unknown) => void;
 }
 
@@ -54,7 +58,10 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
   const dataRel = dataHomeInside(ws.root, ws.dataHome);
   const changed = new Set<string>();
   let lastTree: string | null = null;
+  /** The folder as watching began, until it is recorded (or found to be the session's last checkpoint already). */
+  let base: { tree: string; notCaptured: NotCaptured[] } | null = null;
   let count = 0;
+  const title = `Watched changes in ${ws.name}`;
 
   /** Snapshot under the lock; a checkpoint only when the captured files differ from the last snapshot. */
   const checkpoint = async (): Promise<'done' | 'retry'> => {
@@ -65,16 +72,30 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
         const shadow = await engine.shadow();
         const snap = await shadow.snapshotTree();
         if (snap.tree === lastTree) return null;
-        const meta: MessageMeta = {};
-        if (snap.notCaptured.length > 0) meta.notCaptured = snap.notCaptured;
+        if (base) {
+          const chained = await shadow.readRef(sessionRef(session));
+          if (chained === null || (await shadow.treeOf(chained)) !== base.tree) {
+            const b = await engine.recordLocked({
+              session,
+              role: 'system',
+              text: 'Before the first change (watching began)',
+              checkpoint: { tree: base.tree },
+              source: 'watch',
+              title,
+              ...metaOf(base.notCaptured),
+            });
+            if (b.hash) opts.onBaseline?.({ session: b.session, message: b.message, hash: b.hash, paths: [] });
+          }
+          base = null;
+        }
         const res = await engine.recordLocked({
           session,
           role: 'system',
           text: describe(paths),
           checkpoint: { tree: snap.tree },
           source: 'watch',
-          title: `Watched changes in ${ws.name}`,
-          ...(Object.keys(meta).length > 0 ? { meta } : {}),
+          title,
+          ...metaOf(snap.notCaptured),
         });
         lastTree = snap.tree;
         return res;
@@ -100,12 +121,13 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
 
   // The folder as it is now is the base: the first settle is compared with it, not checkpointed blindly.
   // Best effort: when another writer holds the lock, the first settle checkpoints whatever it finds.
-  lastTree = await engine
-    .write(async () => (await (await engine.shadow()).snapshotTree()).tree)
+  base = await engine
+    .write(async () => (await engine.shadow()).snapshotTree())
     .catch((e: unknown) => {
       if (e instanceof RetraceError && e.code === 'E_LOCKED') return null;
       throw e;
     });
+  lastTree = base?.tree ?? null;
 
   const sub = await subscribe(
     ws.root,
@@ -147,6 +169,10 @@ async function subscribe(
   } catch (e) {
     throw new RetraceError('E_UNSUPPORTED', `cannot watch ${root}: ${(e as Error).message}`);
   }
+}
+
+function metaOf(notCaptured: NotCaptured[]): { meta?: MessageMeta } {
+  return notCaptured.length > 0 ? { meta: { notCaptured } } : {};
 }
 
 /** The checkpoint's text: which files the burst touched (the first few, then how many more). */
