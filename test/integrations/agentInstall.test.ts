@@ -241,3 +241,64 @@ describe('retrace install gemini', () => {
     expect(r.stderr).toMatch(/unknown integration "cursor"/);
   });
 });
+
+describe('retrace uninstall', () => {
+  interface Uninstalled {
+    settings: string[];
+    removedFrom: string[];
+    scope: string;
+  }
+  const THEIRS = { type: 'command', command: 'echo audit >> /tmp/audit.log' };
+
+  it('takes out what install added for each agent, keeping every other hook and setting; twice changes nothing', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const env = {
+      CODEX_HOME: tempDir('retrace-codex-'),
+      GEMINI_DIR: tempDir('retrace-gemini-'),
+      CLAUDE_CONFIG_DIR: tempDir('retrace-claude-'),
+    };
+    const o = { home, env, path: basePath };
+    for (const [agent, file, tool] of [
+      ['codex', join(env.CODEX_HOME, 'hooks.json'), 'PostToolUse'],
+      ['gemini', join(env.GEMINI_DIR, 'settings.json'), 'AfterTool'],
+      ['claude-code', join(env.CLAUDE_CONFIG_DIR, 'settings.json'), 'PostToolUse'],
+    ] as const) {
+      const before = { theme: 'dark', hooks: { [tool]: [{ matcher: 'Bash', hooks: [THEIRS] }] } };
+      writeFileSync(file, JSON.stringify(before, null, 2) + '\n');
+      await cliJson(['install', agent, ...(agent === 'claude-code' ? ['--command'] : [])], o);
+      expect(readFileSync(file, 'utf8')).toContain('hook ' + agent);
+      const res = await cliJson<Uninstalled>(['uninstall', agent], o);
+      expect(res, agent).toEqual({ settings: [file], removedFrom: [file], scope: 'user' });
+      expect(JSON.parse(readFileSync(file, 'utf8')), agent).toEqual(before);
+      const sha = fileSha(file);
+      expect((await cliJson<Uninstalled>(['uninstall', agent], o)).removedFrom).toEqual([]);
+      expect(fileSha(file)).toBe(sha);
+    }
+    // What was recorded stays: uninstalling only stops new recording.
+    expect((await runCli(['checkpoint', '--cwd', ws], o)).code).toBe(0);
+    expect((await cliJson<unknown[]>(['sessions', '--cwd', ws], o)).length).toBe(1);
+  });
+
+  it('--project takes Claude Code hooks out of the shared and the personal settings; a malformed file is refused untouched', async () => {
+    const home = tempHome();
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const o = { home, path: basePath, env: { CLAUDE_CONFIG_DIR: tempDir('retrace-claude-') } };
+    await cliJson(['install', 'claude-code', '--project', '--http', '--cwd', ws], o);
+    const local = join(ws, '.claude', 'settings.local.json');
+    const shared = join(ws, '.claude', 'settings.json');
+    writeFileSync(shared, JSON.stringify({ hooks: { Stop: [{ hooks: [THEIRS] }] } }));
+    const res = await cliJson<Uninstalled>(['uninstall', 'claude-code', '--project', '--cwd', ws], o);
+    expect(res).toEqual({ settings: [shared, local], removedFrom: [local], scope: 'project' });
+    expect(JSON.parse(readFileSync(local, 'utf8'))).toEqual({ hooks: {} });
+    expect(JSON.parse(readFileSync(shared, 'utf8'))).toEqual({ hooks: { Stop: [{ hooks: [THEIRS] }] } });
+
+    writeFileSync(shared, '{ "hooks": {}, }\n');
+    const sha = fileSha(shared);
+    const r = await runCli(['uninstall', 'claude-code', '--project', '--cwd', ws, '--json'], o);
+    expect([r.code, (r.json as { error: { code: string } }).error.code]).toEqual([1, 'E_INVALID_INPUT']);
+    expect(r.stderr).toMatch(/settings\.json is not valid JSON .*left unchanged/);
+    expect(fileSha(shared)).toBe(sha);
+    expect((await runCli(['uninstall', 'cursor'], o)).code).toBe(2);
+  });
+});

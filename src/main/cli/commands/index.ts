@@ -48,6 +48,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "add Retrace's hooks to Claude Code's, Codex's or Gemini CLI's settings",
     load: () => import('./install'),
   },
+  uninstall: {
+    summary: "take Retrace's hooks out of an agent's settings again (sessions stay)",
+    load: () => import('./uninstall'),
+  },
   import: { summary: 'import a Claude Code transcript or a Cline task as a session', load: () => import('./import') },
   demo: { summary: 'create a small project with a recorded multi-turn session', load: () => import('./demo') },
   serve: { summary: 'the desktop UI in a browser, on 127.0.0.1 behind a token', load: () => import('./serve') },

@@ -23,7 +23,9 @@ import {
   installHooks,
   mergeHooks,
   removeHooks,
+  uninstallHooks,
   type HookInstallResult,
+  type HookUninstallResult,
   type HookSpec,
   type InstallScope,
 } from '../hooks/hooksFile';
@@ -125,4 +127,14 @@ export async function installClaudeCodeHooks(
     transportReason: why,
     ...(http ? { url: hookUrl(http) } : {}),
   };
+}
+
+/** `retrace uninstall claude-code`: our hooks out of the scope's settings (a project's shared and personal file). */
+export function uninstallClaudeCodeHooks(
+  scope: InstallScope,
+  opts: { cwd: string; env?: NodeJS.ProcessEnv },
+): HookUninstallResult {
+  const files =
+    scope === 'user' ? [settingsPath(scope, opts)] : [settingsPath(scope, opts), settingsPath(scope, opts, 'http')];
+  return uninstallHooks(files, isRetraceHook);
 }

@@ -7,7 +7,14 @@
 import { join } from 'node:path';
 import { codexHome } from './paths';
 import { isRetraceHookCommand, retraceHookCommand } from '../hooks/command';
-import { installHooks, type HookInstallResult, type HookSpec, type InstallScope } from '../hooks/hooksFile';
+import {
+  installHooks,
+  uninstallHooks,
+  type HookInstallResult,
+  type HookSpec,
+  type HookUninstallResult,
+  type InstallScope,
+} from '../hooks/hooksFile';
 import { CODEX_POST_TOOL_MATCHER } from './hook';
 
 export const CODEX_HOOK_EVENTS = ['UserPromptSubmit', 'PostToolUse', 'Stop'] as const;
@@ -32,4 +39,11 @@ export function installCodexHooks(
   );
   const changed = installHooks(file, specs, (c) => isRetraceHookCommand(c, 'codex'));
   return { settings: file, command, changed, events: [...CODEX_HOOK_EVENTS] };
+}
+
+export function uninstallCodexHooks(
+  scope: InstallScope,
+  opts: { cwd: string; env?: NodeJS.ProcessEnv },
+): HookUninstallResult {
+  return uninstallHooks([codexHooksPath(scope, opts)], (c) => isRetraceHookCommand(c, 'codex'));
 }

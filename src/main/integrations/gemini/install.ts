@@ -8,7 +8,14 @@
 import { join } from 'node:path';
 import { geminiDir } from './paths';
 import { isRetraceHookCommand, retraceHookCommand } from '../hooks/command';
-import { installHooks, type HookInstallResult, type HookSpec, type InstallScope } from '../hooks/hooksFile';
+import {
+  installHooks,
+  uninstallHooks,
+  type HookInstallResult,
+  type HookSpec,
+  type HookUninstallResult,
+  type InstallScope,
+} from '../hooks/hooksFile';
 import { GEMINI_AFTER_TOOL_MATCHER } from './hook';
 
 export const GEMINI_HOOK_EVENTS = ['BeforeAgent', 'AfterTool', 'AfterAgent'] as const;
@@ -35,4 +42,11 @@ export function installGeminiHooks(
   );
   const changed = installHooks(file, specs, (c) => isRetraceHookCommand(c, 'gemini'));
   return { settings: file, command, changed, events: [...GEMINI_HOOK_EVENTS] };
+}
+
+export function uninstallGeminiHooks(
+  scope: InstallScope,
+  opts: { cwd: string; env?: NodeJS.ProcessEnv },
+): HookUninstallResult {
+  return uninstallHooks([geminiSettingsPath(scope, opts)], (c) => isRetraceHookCommand(c, 'gemini'));
 }

@@ -139,6 +139,30 @@ export function removeHooks(file: string, isOurs: (command: unknown) => boolean)
   return true;
 }
 
+/** What `retrace uninstall AGENT` reports: the files looked at, and those our entries were taken out of. */
+export interface HookUninstallResult {
+  settings: string[];
+  removedFrom: string[];
+}
+
+/**
+ * Take our entries out of each of `files` that exists, everything else kept (removeHooks). A file that is not a
+ * JSON object is refused (E_INVALID_INPUT) before any file is changed: "no hooks found" would be a guess.
+ */
+export function uninstallHooks(files: string[], isOurs: (command: unknown) => boolean): HookUninstallResult {
+  for (const file of files) {
+    if (!existsSync(file)) continue;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new RetraceError('E_UNREADABLE', `cannot read ${file}: ${(e as Error).message}`);
+    }
+    if (text.trim() !== '') mergeHooks(text, [], isOurs, file); // throws E_INVALID_INPUT for a malformed file
+  }
+  return { settings: files, removedFrom: files.filter((f) => removeHooks(f, isOurs)) };
+}
+
 /**
  * Read, merge, and (when something changes) replace `file` atomically. Returns whether it changed. The file keeps
  * its mode; `secret`: the entries carry a secret (HTTP hooks' header), so the file is made readable by its owner
