@@ -441,6 +441,27 @@ describe('retrace import claude-code', () => {
     expect(none.stderr).toMatch(/holds no Claude Code conversation/);
     const usage = await runCli(['import', 'cursor', empty], { home });
     expect(usage.code).toBe(2);
+    // A sub-agent's own file (2.1.x: <project>/<session>/subagents/, 2.0.x: beside it) names the session to import.
+    const sid = '5e55a9e0-0000-4000-8000-00000000c0de';
+    const side = JSON.stringify({
+      parentUuid: null,
+      isSidechain: true,
+      sessionId: sid,
+      uuid: 'side-1',
+      type: 'user',
+      cwd: ws,
+      timestamp: '2025-06-01T00:00:00.000Z',
+      message: { role: 'user', content: 'look around' },
+    });
+    const project = tempDir('retrace-project-');
+    writeFileSync(join(project, `${sid}.jsonl`), '');
+    mkdirSync(join(project, sid, 'subagents'), { recursive: true });
+    for (const file of [join(project, sid, 'subagents', 'agent-a1.jsonl'), join(project, 'agent-b2.jsonl')]) {
+      writeFileSync(file, side + '\n');
+      const sub = await runCli(['import', 'auto', file, '--cwd', ws, '--json'], { home });
+      expect([sub.code, (sub.json as { error: { code: string } }).error.code]).toEqual([1, 'E_IMPORT']);
+      expect(sub.stderr).toContain(`a side thread of session ${sid}: import ${join(project, `${sid}.jsonl`)} instead`);
+    }
     const elsewhere = join(ws, 'moved.jsonl');
     writeFileSync(elsewhere, rewindTranscript('/no/such/folder/anymore'));
     const gone = await runCli(['import', 'claude-code', elsewhere], { home });

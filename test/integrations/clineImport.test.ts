@@ -266,4 +266,19 @@ describe('retrace import cline', () => {
     expect(noCwd.code).toBe(1);
     expect(noCwd.stderr).toMatch(/cannot tell the workspace of Cline task .*--cwd/);
   });
+
+  it('a file of the task folder given instead of the folder imports the task (auto and cline alike)', async () => {
+    const storage = tempDir('retrace-cline-');
+    const { ws, hashes } = workspaceWithHistory(storage);
+    const task = clineTask(storage, ws, hashes);
+    for (const [format, file] of [
+      ['auto', 'ui_messages.json'],
+      ['cline', 'api_conversation_history.json'],
+    ]) {
+      if (file !== 'ui_messages.json') writeFileSync(join(task, file), '[]\n');
+      const home = tempHome();
+      const r = await cliJson(['import', format!, join(task, file!)], { home });
+      expect(r, file).toMatchObject({ agent: 'cline', session: TASK, messages: 8 });
+    }
+  });
 });

@@ -3,7 +3,7 @@
  * an unknown file looked like. Reads at most the first few lines of a file; never the whole of it.
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 export type ImportFormat = 'claude-code' | 'codex' | 'gemini' | 'cline';
 
@@ -11,7 +11,12 @@ export interface Detection {
   format: ImportFormat | null;
   /** What it looked like, for people ("a Codex rollout", "JSON without a messages array"). */
   looksLike: string;
+  /** What the importer takes, when not the path itself: a Cline task's folder, for one of its files. */
+  target?: string;
 }
+
+/** The files of a Cline task folder (ui_messages.json is the one that must be there). */
+const CLINE_TASK_FILES = new Set(['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json']);
 
 const NAMES: Record<ImportFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -30,6 +35,9 @@ export function detectFormat(path: string): Detection {
     if (existsSync(join(path, 'ui_messages.json'))) return { format: 'cline', looksLike: NAMES.cline };
     return { format: null, looksLike: 'a folder without ui_messages.json' };
   }
+  // One file of a Cline task given for its task: the importer reads the folder (a whole file: no head to judge).
+  if (CLINE_TASK_FILES.has(basename(path)) && existsSync(join(dirname(path), 'ui_messages.json')))
+    return { format: 'cline', looksLike: NAMES.cline, target: dirname(path) };
   const head = readHead(path, 64 * 1024);
   const lines = head.split('\n').filter((l) => l.trim() !== '');
   if (lines.length === 0) return { format: null, looksLike: 'an empty file' };

@@ -28,8 +28,9 @@ export const command: Command = {
       res = await importArchived(ctx, target, str(ctx.values, 'storage'));
       source = res.agent!;
     } else {
-      source = chooseFormat(asked, resolve(target));
-      res = await importAs(source, resolve(target), {
+      const chosen = chooseFormat(asked, resolve(target));
+      source = chosen.format;
+      res = await importAs(source, chosen.target, {
         cwd: cwdGiven,
         dataHome: ctx.dataHome(),
         replace,
@@ -127,22 +128,24 @@ const KNOWN: readonly string[] = ['claude-code', 'codex', 'gemini', 'cline'];
  * The importer to run: `auto` picks it from the file's shape; a named one is refused, before anything is
  * written, when the file clearly belongs to another agent (one line saying what it looks like).
  */
-function chooseFormat(asked: string, path: string): string {
+function chooseFormat(asked: string, path: string): { format: string; target: string } {
   if (asked !== 'auto' && !KNOWN.includes(asked))
     throw new RetraceError('E_USAGE', `unknown import source ${JSON.stringify(asked)}; usage: retrace ${usage}`);
   const seen = detectFormat(path);
+  // A file of a Cline task stands for its folder (`import cline …/ui_messages.json` too).
+  const target = seen.target ?? path;
   if (asked === 'auto') {
     if (!seen.format)
       throw new RetraceError(
         'E_IMPORT',
         `${path}: not a transcript Retrace can import; it looks like ${seen.looksLike}`,
       );
-    return seen.format;
+    return { format: seen.format, target };
   }
   if (seen.format && seen.format !== asked)
     throw new RetraceError(
       'E_IMPORT',
       `${path} looks like ${seen.looksLike}, not ${describeFormat(asked as ImportFormat)}; use \`retrace import ${seen.format}\` (or \`import auto\`)`,
     );
-  return asked;
+  return { format: asked, target };
 }

@@ -7,7 +7,7 @@
  * changes only files the agent touched. A session already in the workspace (imported, or recorded by the
  * hooks) is left as it is with a clear message, unless `replace` is given.
  */
-import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { MessageMeta } from '../../../shared/model';
@@ -68,6 +68,8 @@ export async function importClaudeCode(opts: ClaudeImportOptions): Promise<Claud
  */
 async function prepare(opts: ClaudeImportOptions) {
   const conv = await readTranscript(opts.file);
+  const sideOf = conv.mainChain.length === 0 && conv.stats.sidechainLines > 0 ? sessionIdOf(head(opts.file)) : null;
+  if (sideOf) throw new RetraceError('E_IMPORT', subagentOnly(opts.file, sideOf));
   if (conv.mainChain.length === 0)
     throw new RetraceError(
       'E_IMPORT',
@@ -217,6 +219,17 @@ async function readTranscript(file: string): Promise<Conversation> {
     if (code === 'EISDIR') throw new RetraceError('E_IMPORT', `${file} is a folder, not a transcript (.jsonl)`);
     throw new RetraceError('E_IMPORT', `cannot read ${file}: ${(e as Error).message}`);
   }
+}
+
+/**
+ * A sub-agent's own file given to import: its lines are a side chain of a session, which is what to import (the
+ * session's import brings its sub-agents along, findAgentFiles). Names that transcript where it is found.
+ */
+function subagentOnly(file: string, sessionId: string): string {
+  const dir = dirname(file);
+  // 2.1.x: <project>/<sessionId>/subagents/agent-*.jsonl; 2.0.x: agent-*.jsonl beside <sessionId>.jsonl.
+  const parent = [join(dirname(dirname(dir)), `${sessionId}.jsonl`), join(dir, `${sessionId}.jsonl`)].find(existsSync);
+  return `${file} is a sub-agent's transcript, a side thread of session ${sessionId}: import ${parent ?? `that session's transcript (${sessionId}.jsonl)`} instead; its sub-agents come with it`;
 }
 
 /**
