@@ -274,10 +274,10 @@ describe('retrace import cline', () => {
     for (const [format, file] of [
       ['auto', 'ui_messages.json'],
       ['cline', 'api_conversation_history.json'],
-    ]) {
+    ] as const) {
       if (file !== 'ui_messages.json') writeFileSync(join(task, file), '[]\n');
       const home = tempHome();
-      const r = await cliJson(['import', format!, join(task, file!)], { home });
+      const r = await cliJson(['import', format, join(task, file)], { home });
       expect(r, file).toMatchObject({ agent: 'cline', session: TASK, messages: 8 });
     }
   });
