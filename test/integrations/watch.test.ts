@@ -66,6 +66,7 @@ describe('retrace watch', () => {
     const home = tempHome();
     writeFileSync(join(ws, 'keep.txt'), 'x\n');
     const w = await startWatch(ws, home);
+    const started = Date.now();
     await burst(ws, 200, 'one');
     expect(await w.settle(1)).toBe(1);
     await burst(ws, 50, 'two');
@@ -82,13 +83,16 @@ describe('retrace watch', () => {
     // The two bursts, and before them the folder as watching began: a restore point before the first change.
     expect([sessions[0]!.source, sessions[0]!.agent, sessions[0]!.checkpoints]).toEqual(['watch', 'watch', 3]);
     expect(r.stdout).toMatch(/^baseline [0-9a-f]{7} in s-/m);
-    const log = await cliJson<{ messages: { hash: string | null; text: string }[] }>(['log', '--cwd', ws], { home });
+    const log = await cliJson<{ messages: { hash: string | null; text: string; ts: string }[] }>(['log', '--cwd', ws], {
+      home,
+    });
     const last = log.messages.at(-1)!;
     expect(last.text).toMatch(/^Files changed: f0\.txt/);
     const file = await cliJson<{ after: string }>(['diff', last.hash!, '--file', 'f19.txt', '--cwd', ws], { home });
     expect(file.after).toBe(readFileSync(join(ws, 'f19.txt'), 'utf8'));
     const baseline = log.messages[0]!;
     expect(baseline.text).toBe('Before the first change (watching began)');
+    expect(Date.parse(baseline.ts)).toBeLessThanOrEqual(started); // dated when watching began, not at the change
     // The first burst's step is that burst alone: twenty new files against the baseline.
     const first = await cliJson<{ files: { status: string }[] }>(
       ['diff', baseline.hash!, log.messages[1]!.hash!, '--cwd', ws],

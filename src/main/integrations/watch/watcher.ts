@@ -59,7 +59,7 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
   const changed = new Set<string>();
   let lastTree: string | null = null;
   /** The folder as watching began, until it is recorded (or found to be the session's last checkpoint already). */
-  let base: { tree: string; notCaptured: NotCaptured[] } | null = null;
+  let base: { tree: string; notCaptured: NotCaptured[]; at: string } | null = null;
   let count = 0;
   const title = `Watched changes in ${ws.name}`;
 
@@ -80,6 +80,7 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
               role: 'system',
               text: 'Before the first change (watching began)',
               checkpoint: { tree: base.tree },
+              ts: base.at, // when the folder was so
               source: 'watch',
               title,
               ...metaOf(base.notCaptured),
@@ -121,8 +122,12 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
 
   // The folder as it is now is the base: the first settle is compared with it, not checkpointed blindly.
   // Best effort: when another writer holds the lock, the first settle checkpoints whatever it finds.
+  const startedAt = new Date().toISOString();
   base = await engine
-    .write(async () => (await engine.shadow()).snapshotTree())
+    .write(async () => {
+      const { tree, notCaptured } = await (await engine.shadow()).snapshotTree();
+      return { tree, notCaptured, at: startedAt };
+    })
     .catch((e: unknown) => {
       if (e instanceof RetraceError && e.code === 'E_LOCKED') return null;
       throw e;
