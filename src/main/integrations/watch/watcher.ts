@@ -8,14 +8,16 @@
  * A settle whose snapshot equals the last one (only ignored files changed, or edits were undone) records
  * nothing. The first checkpoint of a run is preceded by one of the folder as watching began (unless the session's
  * last checkpoint holds just that): the state before the program's first change is a restore point too, and the
- * first step's diff shows that change alone. A run that sees no change records nothing at all. What changed in a burst cut short by Ctrl+C is not checkpointed then (never inside a burst); the
- * next checkpoint of the folder, by any writer, captures it.
+ * first step's diff shows that change alone. A run that sees no change records nothing at all. What changed in a
+ * burst cut short by Ctrl+C is not checkpointed then (never inside a burst); the next checkpoint of the folder, by
+ * any writer, captures it.
  */
 import watcher from '@parcel/watcher';
 import { relative, sep } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { MessageMeta, NotCaptured } from '../../../shared/model';
 import { newSessionId, sessionRef } from '../../engine/sessions/ids';
+import type { ShadowRepo } from '../../engine/shadow/ShadowRepo';
 import type { WorkspaceRef } from '../../engine/workspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import { Settler } from './settle';
@@ -59,9 +61,26 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
   const changed = new Set<string>();
   let lastTree: string | null = null;
   /** The folder as watching began, until it is recorded (or found to be the session's last checkpoint already). */
-  let base: { tree: string; notCaptured: NotCaptured[]; at: string } | null = null;
+  let base: Base | null = null;
   let count = 0;
   const title = `Watched changes in ${ws.name}`;
+
+  /** The folder as watching began, as a checkpoint before the first change's, unless the session ends on just that. */
+  const recordBase = async (shadow: ShadowRepo, b: Base): Promise<void> => {
+    const chained = await shadow.readRef(sessionRef(session));
+    if (chained !== null && (await shadow.treeOf(chained)) === b.tree) return;
+    const res = await engine.recordLocked({
+      session,
+      role: 'system',
+      text: 'Before the first change (watching began)',
+      checkpoint: { tree: b.tree },
+      ts: b.at, // when the folder was so, not when the change came
+      source: 'watch',
+      title,
+      ...metaOf(b.notCaptured),
+    });
+    if (res.hash) opts.onBaseline?.({ session: res.session, message: res.message, hash: res.hash, paths: [] });
+  };
 
   /** Snapshot under the lock; a checkpoint only when the captured files differ from the last snapshot. */
   const checkpoint = async (): Promise<'done' | 'retry'> => {
@@ -73,20 +92,7 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
         const snap = await shadow.snapshotTree();
         if (snap.tree === lastTree) return null;
         if (base) {
-          const chained = await shadow.readRef(sessionRef(session));
-          if (chained === null || (await shadow.treeOf(chained)) !== base.tree) {
-            const b = await engine.recordLocked({
-              session,
-              role: 'system',
-              text: 'Before the first change (watching began)',
-              checkpoint: { tree: base.tree },
-              ts: base.at, // when the folder was so
-              source: 'watch',
-              title,
-              ...metaOf(base.notCaptured),
-            });
-            if (b.hash) opts.onBaseline?.({ session: b.session, message: b.message, hash: b.hash, paths: [] });
-          }
+          await recordBase(shadow, base);
           base = null;
         }
         const res = await engine.recordLocked({
@@ -174,6 +180,13 @@ async function subscribe(
   } catch (e) {
     throw new RetraceError('E_UNSUPPORTED', `cannot watch ${root}: ${(e as Error).message}`);
   }
+}
+
+/** A snapshot of the folder as watching began, and when. */
+interface Base {
+  tree: string;
+  notCaptured: NotCaptured[];
+  at: string;
 }
 
 function metaOf(notCaptured: NotCaptured[]): { meta?: MessageMeta } {
