@@ -1,7 +1,7 @@
 // Bundles the `retrace` CLI (engine, sessions, integrations, serve host) into one ESM file, plus the hook's
 // tiny client. esbuild keeps start-up short, which matters for the Claude Code hook (<150 ms a call).
 import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // Build into a fresh folder and swap it in at the end: with code splitting every build makes new hashed
@@ -12,7 +12,8 @@ rmSync(OUT, { recursive: true, force: true });
 
 // One id for both bundles of this build: a hook server of an older build declines and exits.
 const buildId = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-const define = { __RETRACE_BUILD_ID__: JSON.stringify(buildId) };
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+const define = { __RETRACE_BUILD_ID__: JSON.stringify(buildId), __RETRACE_VERSION__: JSON.stringify(version) };
 
 await build({
   entryPoints: { retrace: 'src/main/cli/index.ts' },

@@ -2,10 +2,10 @@
  * Every bad input of PRODUCT.md I7 and CLI.md: its code, one `retrace: ` line on stderr, the exit code, and
  * nothing half-done (no data written for a refused folder).
  */
-import { mkdirSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, cliJson, runCli, tempDir, tempHome, type CliResult } from '../helpers';
+import { cleanupTempDirs, cliJson, REPO_ROOT, runCli, tempDir, tempHome, type CliResult } from '../helpers';
 import { makeUserProject } from './fixture';
 
 let home: string;
@@ -56,6 +56,15 @@ describe('usage errors: exit 2, E_USAGE', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('checkpoint');
     expect((await runCli(['restore', '--help'], { home })).stdout).toMatch(/^usage: retrace restore TARGET/);
+  });
+  it('--version prints the version of package.json and the build', async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    const r = await runCli(['--version'], { home });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(
+      new RegExp(`^retrace ${version.replace(/\./g, '\\.')} \\(build [0-9a-z]+-[0-9a-f]{8}\\)\n$`),
+    );
+    expect((await runCli(['--version', '--json'], { home })).json).toEqual({ version, build: expect.any(String) });
   });
 });
 

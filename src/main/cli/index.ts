@@ -53,6 +53,13 @@ async function dispatch(argv: string[], json: boolean, io: CliIO): Promise<numbe
     process.stdout.write(helpText());
     return 0;
   }
+  if (name === undefined && (argv.includes('--version') || argv.includes('-V'))) {
+    const { VERSION } = await import('./version');
+    const { BUILD_ID } = await import('./hookServer/protocol');
+    if (json) process.stdout.write(JSON.stringify({ version: VERSION, build: BUILD_ID }) + '\n');
+    else process.stdout.write(`retrace ${VERSION} (build ${BUILD_ID})\n`);
+    return 0;
+  }
   if (name === undefined) {
     if (DEFAULT_COMMAND) return run(DEFAULT_COMMAND, argv, json, io);
     process.stderr.write(helpText());
@@ -188,7 +195,7 @@ function helpText(): string {
     ...lines,
     '',
     'common flags: --json (one JSON document on stdout), --cwd DIR (the workspace), --data-dir DIR (or RETRACE_HOME)',
-    "retrace <command> --help shows a command's flags.",
+    "retrace <command> --help shows a command's flags; retrace --version, which build this is.",
     '',
   ].join('\n');
 }
