@@ -1,8 +1,8 @@
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../test/helpers';
-import { mkdirPrivateSync, openPrivateHome, writeFilePrivateSync } from './privateFs';
+import { mkdirPrivate, mkdirPrivateSync, openPrivateHome, writeFilePrivateSync } from './privateFs';
 
 afterAll(cleanupTempDirs);
 
@@ -32,5 +32,23 @@ describe('privateFs', () => {
     chmodSync(shared, 0o1777);
     openPrivateHome(shared);
     expect(mode(shared)).toBe(0o1777);
+  });
+
+  it('mkdir -p, sync and async: deep folders made, existing ones kept, a file in the way and /proc refused, never hung', async () => {
+    for (const make of [mkdirPrivateSync, mkdirPrivate]) {
+      const root = tempDir();
+      const deep = path.join(root, 'a', 'b', 'c');
+      await make(deep);
+      await make(deep); // there already: fine
+      expect(statSync(deep).isDirectory()).toBe(true);
+      writeFileSync(path.join(root, 'file'), 'x');
+      await expect(async () => make(path.join(root, 'file'))).rejects.toMatchObject({ code: 'EEXIST' });
+      await expect(async () => make(path.join(root, 'file', 'sub'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+      symlinkSync(path.join(root, 'nowhere'), path.join(root, 'dangling'));
+      await expect(async () => make(path.join(root, 'dangling', 'sub'))).rejects.toMatchObject({ code: 'ENOENT' });
+      // mkdir(2) answers ENOENT under /proc, which exists: Node's own recursive mkdir loops there for ever.
+      if (process.platform === 'linux')
+        await expect(async () => make('/proc/retrace-no-such/data')).rejects.toMatchObject({ code: 'ENOENT' });
+    }
   });
 });

@@ -21,14 +21,48 @@ export const PRIVATE_READONLY_MODE = 0o400;
 /** What `git init --shared=` gets, so git's own files follow the same rule (git ≥ 1.6; dirs get 0700). */
 export const GIT_SHARED_REPOSITORY = '0600';
 
+// mkdir -p written out rather than Node's `recursive: true`: Node 20's never returns when mkdir(2) answers ENOENT
+// under a folder that exists (a data home asked for under /proc spun one core for good, and a hook with it).
+// Here a folder is made, or else its parent and then it once more; any other answer is the caller's error.
+
 /** mkdir -p: the folders it creates are 0700; folders that exist keep their bits. */
 export async function mkdirPrivate(dir: string): Promise<void> {
-  await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const at = path.resolve(dir);
+  const isDir = (): Promise<boolean> => fs.stat(at).then((st) => st.isDirectory());
+  try {
+    await fs.mkdir(at, PRIVATE_DIR_MODE);
+    return;
+  } catch (e) {
+    if (errno(e) === 'EEXIST' && (await isDir())) return;
+    if (errno(e) !== 'ENOENT' || path.dirname(at) === at) throw e;
+  }
+  await mkdirPrivate(path.dirname(at));
+  try {
+    await fs.mkdir(at, PRIVATE_DIR_MODE);
+  } catch (e) {
+    if (!(errno(e) === 'EEXIST' && (await isDir()))) throw e;
+  }
 }
 
 export function mkdirPrivateSync(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const at = path.resolve(dir);
+  const isDir = (): boolean => statSync(at).isDirectory();
+  try {
+    mkdirSync(at, PRIVATE_DIR_MODE);
+    return;
+  } catch (e) {
+    if (errno(e) === 'EEXIST' && isDir()) return;
+    if (errno(e) !== 'ENOENT' || path.dirname(at) === at) throw e;
+  }
+  mkdirPrivateSync(path.dirname(at));
+  try {
+    mkdirSync(at, PRIVATE_DIR_MODE);
+  } catch (e) {
+    if (!(errno(e) === 'EEXIST' && isDir())) throw e;
+  }
 }
+
+const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
 
 /** writeFile that creates the file 0600 (or `mode`). `flag` as for fs.writeFile ('wx' to refuse an existing one). */
 export async function writeFilePrivate(
