@@ -157,4 +157,18 @@ describe('restore and undo', () => {
     expect(r.stderr).toMatch(/^retrace: nothing to undo/);
     expect(r.json).toMatchObject({ error: { code: 'E_NOTHING_TO_UNDO' } });
   });
+
+  it('a file name with a newline is one quoted line for people, and as it is in JSON', async () => {
+    const odd = 'two\nlines.txt';
+    writeFileSync(join(root, odd), 'v1\n');
+    const c = await cliJson<{ hash: string }>(['checkpoint'], opts());
+    writeFileSync(join(root, odd), 'v2\n');
+    await cliJson(['checkpoint'], opts());
+    const diff = await runCli(['diff', c.hash], opts());
+    expect(diff.stdout.split('\n')).toContain('M "two\\nlines.txt"  +1 -1');
+    const restore = await runCli(['restore', c.hash, '--code'], opts());
+    expect(restore.stdout.split('\n')).toContain('    "two\\nlines.txt"');
+    const undo = await runCli(['undo', '--json'], opts());
+    expect((undo.json as { changed: string[] }).changed).toEqual([odd]);
+  });
 });

@@ -65,6 +65,15 @@ export function exitCodeFor(info: ErrorInfo): number {
   return info.code === 'E_USAGE' ? 2 : 1;
 }
 
+/**
+ * A path in a line for people: as it is, unless it holds a control character (a newline in a file name would
+ * split the line in two); then quoted with escapes, as git shows such names.
+ */
+export function shownPath(p: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is looked for
+  return /[\x00-\x1f\x7f]/.test(p) ? JSON.stringify(p) : p;
+}
+
 export const short = (hash: string | null | undefined): string => (hash ? hash.slice(0, 7) : '-');
 
 /** One line of a possibly multi-line text, cut for a terminal. */

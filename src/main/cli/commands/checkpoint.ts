@@ -1,4 +1,4 @@
-import { short } from '../output';
+import { short, shownPath } from '../output';
 import { str } from '../args';
 import type { Command } from '../command';
 
@@ -32,7 +32,7 @@ export const command: Command = {
       const what =
         n === 0 ? 'no change' : `${changed.added} added, ${changed.modified} modified, ${changed.deleted} deleted`;
       const lines = [`checkpoint ${short(res.hash)} in ${res.session} (${res.message}): ${what}`];
-      for (const n of res.notCaptured ?? []) lines.push(`  not captured: ${n.path} (${n.reason})`);
+      for (const n of res.notCaptured ?? []) lines.push(`  not captured: ${shownPath(n.path)} (${n.reason})`);
       return lines;
     });
   },

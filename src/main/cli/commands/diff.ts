@@ -1,6 +1,7 @@
 import type { Command } from '../command';
 import { relativeToRoot, str } from '../args';
 import { resolveSide } from '../../usecases/compare';
+import { shownPath } from '../output';
 
 export const command: Command = {
   usage: 'diff FROM [TO] [--file PATH]',
@@ -21,11 +22,11 @@ export const command: Command = {
         ...(c.tooLarge ? { tooLarge: true } : {}),
       };
       ctx.out.result(out, () => {
-        if (c.binary) return `${c.path}: binary file`;
-        if (c.tooLarge) return `${c.path}: too large to show`;
+        if (c.binary) return `${shownPath(c.path)}: binary file`;
+        if (c.tooLarge) return `${shownPath(c.path)}: too large to show`;
         return [
-          `--- ${c.before !== null ? c.path : '/dev/null'}`,
-          `+++ ${c.after !== null ? c.path : '/dev/null'}`,
+          `--- ${c.before !== null ? shownPath(c.path) : '/dev/null'}`,
+          `+++ ${c.after !== null ? shownPath(c.path) : '/dev/null'}`,
           ...simpleDiff(c.before ?? '', c.after ?? ''),
         ];
       });
@@ -37,7 +38,7 @@ export const command: Command = {
         ? 'no changes'
         : files.map((f) => {
             const tag = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', 'type-changed': 'T' }[f.status];
-            const name = f.oldPath ? `${f.oldPath} → ${f.path}` : f.path;
+            const name = f.oldPath ? `${shownPath(f.oldPath)} → ${shownPath(f.path)}` : shownPath(f.path);
             return `${tag} ${name}  ${f.binary ? 'binary' : `+${f.insertions} -${f.deletions}`}`;
           }),
     );

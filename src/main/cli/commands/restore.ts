@@ -1,6 +1,6 @@
 import { RetraceError } from '../../../shared/errors';
 import type { RestoreMode } from '../../../shared/model';
-import { short } from '../output';
+import { short, shownPath } from '../output';
 import { relativeToRoot, strings } from '../args';
 import type { Command } from '../command';
 import { restoreAndFork } from '../../usecases/restore';
@@ -43,8 +43,8 @@ export const command: Command = {
         lines.push(
           `  ${res.changed.length} file(s) ${res.dryRun ? 'would change' : 'changed'}${res.safety ? `; safety checkpoint ${short(res.safety)}` : ''}`,
         );
-      for (const p of res.changed) lines.push(`    ${p}`);
-      for (const k of res.skipped ?? []) lines.push(`  left alone: ${k.path} (${k.reason})`);
+      for (const p of res.changed) lines.push(`    ${shownPath(p)}`);
+      for (const k of res.skipped ?? []) lines.push(`  left alone: ${shownPath(k.path)} (${k.reason})`);
       if (mode !== 'code')
         lines.push(`  ${res.hidden} message(s) ${res.dryRun ? 'would be' : ''} hidden`.replace('  hidden', ' hidden'));
       if (res.resume) lines.push(`  continue in Claude Code: ${res.resume.command}`);

@@ -1,4 +1,4 @@
-import { short } from '../output';
+import { short, shownPath } from '../output';
 import { relativeToRoot, strings } from '../args';
 import type { Command } from '../command';
 import { revertStep, withoutPreview } from '../../usecases/revert';
@@ -28,10 +28,10 @@ export const command: Command = {
       const lines = [
         `${verb} the step of ${short(res.target.hash)} (${res.target.message} in ${res.target.session}); later changes kept`,
         `  ${res.changed.length} file(s) ${res.dryRun ? 'would change' : 'changed'}${res.safety ? `; safety checkpoint ${short(res.safety)}` : ''}`,
-        ...res.changed.map((p) => `    ${p}`),
+        ...res.changed.map((p) => `    ${shownPath(p)}`),
       ];
       for (const c of res.conflicts)
-        lines.push(`  conflict: ${c.path} (${c.hunks} hunk(s)${res.dryRun ? '' : ', markers written'})`);
+        lines.push(`  conflict: ${shownPath(c.path)} (${c.hunks} hunk(s)${res.dryRun ? '' : ', markers written'})`);
       if (!res.dryRun) lines.push(`  undo with: retrace undo ${res.restore}`);
       return lines;
     });

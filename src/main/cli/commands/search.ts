@@ -1,5 +1,5 @@
 import { RetraceError } from '../../../shared/errors';
-import { short } from '../output';
+import { short, shownPath } from '../output';
 import { str } from '../args';
 import type { Command } from '../command';
 import { search } from '../../usecases/search';
@@ -40,7 +40,7 @@ export const command: Command = {
       ...hits.map(
         (h) =>
           `${h.hidden ? '(hidden) ' : ''}${h.session}  ${h.message}${h.hash ? ` [${short(h.hash)}]` : ''}  ${h.role.padEnd(9)} ` +
-          `${h.label ? `«${h.label}» ` : ''}${h.snippet}${h.paths.length > 0 ? `  (${h.paths.join(', ')})` : ''}`,
+          `${h.label ? `«${h.label}» ` : ''}${h.snippet}${h.paths.length > 0 ? `  (${h.paths.map(shownPath).join(', ')})` : ''}`,
       ),
       res.total > hits.length ? `… ${res.total - hits.length} more (--limit)` : `${res.total} found`,
     ]);

@@ -1,5 +1,6 @@
 import { describeUndo } from '../../../shared/undoWords';
 import type { Command } from '../command';
+import { shownPath } from '../output';
 
 export const command: Command = {
   usage: 'undo [RESTORE_ID]',
@@ -13,7 +14,7 @@ export const command: Command = {
     const undone = (await engine.restores()).find((e) => e.restore === res.undone);
     ctx.out.result(res, () => [
       `${describeUndo(res, undone)} (${res.undone}; recorded as ${res.restore}, \`retrace undo ${res.restore}\` reverses it)`,
-      ...res.changed.map((p) => `  ${p}`),
+      ...res.changed.map((p) => `  ${shownPath(p)}`),
     ]);
   },
 };
