@@ -5,18 +5,10 @@
  * entry (found by its command) is updated in place, never duplicated; nothing changes → the file is not
  * rewritten. A file that is not a JSON object is refused (E_INVALID_INPUT) and left untouched.
  */
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
+import { mkdirPrivateSync } from '../../engine/privateFs';
 
 type Json = Record<string, unknown>;
 
@@ -191,7 +183,7 @@ export function installHooks(
 /** Replace `file` with `text` atomically, keeping its mode (0600 when `secret`). */
 function writeKeepingMode(file: string, text: string, secret: boolean): void {
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirPrivateSync(dirname(file)); // a folder made for it is the owner's: the file may hold our hook secret
     // Beside and renamed, so the agent never reads a half-written file; through a symlinked file (dotfile
     // managers) to its target, so the link stays a link.
     const target = existsSync(file) ? realpathSync(file) : file;
