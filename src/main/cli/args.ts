@@ -27,6 +27,22 @@ export function role(value: string): Role {
   return value as Role;
 }
 
+/** The agents `retrace install` and `retrace uninstall` know. */
+export type HookAgent = 'claude-code' | 'codex' | 'gemini';
+
+/** `install` / `uninstall`: the agent named and the settings scope (--user, the default, or --project). */
+export function agentAndScope(
+  agent: string | undefined,
+  values: Values,
+  usage: string,
+): { agent: HookAgent; scope: 'user' | 'project' } {
+  if (agent !== 'claude-code' && agent !== 'codex' && agent !== 'gemini')
+    throw new RetraceError('E_USAGE', `unknown integration ${JSON.stringify(agent)}; usage: retrace ${usage}`);
+  if (values.user === true && values.project === true)
+    throw new RetraceError('E_USAGE', `give --user or --project, not both; usage: retrace ${usage}`);
+  return { agent, scope: values.project === true ? 'project' : 'user' };
+}
+
 /** People may name a file by its absolute path inside the workspace; everything else is left for the engine to judge. */
 export function relativeToRoot(root: string, p: string): string {
   if (!isAbsolute(p)) return p;

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { InstallResult } from '../../integrations/claude-code/install';
+import { agentAndScope } from '../args';
 import type { Command } from '../command';
 
 const usage = 'install (claude-code | codex | gemini) [--user | --project] [--http | --command]';
@@ -20,20 +21,12 @@ export const command: Command = {
   },
   positionals: { min: 1, max: 1 },
   async run(ctx) {
-    const agent = ctx.positionals[0];
-    if (agent !== 'claude-code' && agent !== 'codex' && agent !== 'gemini')
-      throw new RetraceError(
-        'E_USAGE',
-        `unknown integration ${JSON.stringify(ctx.positionals[0])}; usage: retrace ${usage}`,
-      );
-    if (ctx.values.user === true && ctx.values.project === true)
-      throw new RetraceError('E_USAGE', `give --user or --project, not both; usage: retrace ${usage}`);
+    const { agent, scope } = agentAndScope(ctx.positionals[0], ctx.values, usage);
     if (ctx.values.http === true && ctx.values.command === true)
       throw new RetraceError('E_USAGE', `give --http or --command, not both; usage: retrace ${usage}`);
     if ((ctx.values.http === true || ctx.values.command === true) && agent !== 'claude-code')
       throw new RetraceError('E_USAGE', `--http and --command are for claude-code only; usage: retrace ${usage}`);
     const transport = ctx.values.http === true ? 'http' : ctx.values.command === true ? 'command' : undefined;
-    const scope = ctx.values.project === true ? 'project' : 'user';
     const cwd = resolve(ctx.cwd);
     const res =
       agent === 'codex'

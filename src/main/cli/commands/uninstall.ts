@@ -3,7 +3,7 @@
  * settings again (what `retrace install` added), keeping every other setting and hook. Recorded sessions stay.
  */
 import { resolve } from 'node:path';
-import { RetraceError } from '../../../shared/errors';
+import { agentAndScope } from '../args';
 import type { Command } from '../command';
 
 const usage = 'uninstall (claude-code | codex | gemini) [--user | --project]';
@@ -13,15 +13,7 @@ export const command: Command = {
   options: { user: { type: 'boolean' }, project: { type: 'boolean' } },
   positionals: { min: 1, max: 1 },
   async run(ctx) {
-    const agent = ctx.positionals[0];
-    if (agent !== 'claude-code' && agent !== 'codex' && agent !== 'gemini')
-      throw new RetraceError(
-        'E_USAGE',
-        `unknown integration ${JSON.stringify(ctx.positionals[0])}; usage: retrace ${usage}`,
-      );
-    if (ctx.values.user === true && ctx.values.project === true)
-      throw new RetraceError('E_USAGE', `give --user or --project, not both; usage: retrace ${usage}`);
-    const scope = ctx.values.project === true ? 'project' : 'user';
+    const { agent, scope } = agentAndScope(ctx.positionals[0], ctx.values, usage);
     const opts = { cwd: resolve(ctx.cwd) };
     const res =
       agent === 'codex'
