@@ -17,8 +17,8 @@ import { openTemp } from './testSupport';
 
 afterAll(cleanupTempDirs);
 
-const git = (repo: ShadowRepo, args: string[]): Buffer =>
-  execFileSync('git', [`--git-dir=${repo.gitDir}`, ...args], { env: gitEnv(), maxBuffer: 64 << 20 });
+const git = (repo: ShadowRepo, args: string[], input?: string): Buffer =>
+  execFileSync('git', [`--git-dir=${repo.gitDir}`, ...args], { env: gitEnv(), maxBuffer: 64 << 20, input });
 
 /** path → [mode, id] of every file of a tree, as ls-tree -r lists it. */
 function listing(repo: ShadowRepo, tree: string): Map<string, [string, string]> {
@@ -100,6 +100,38 @@ describe('ShadowRepo reads through resident processes', () => {
       inner.differ?.process?.kill('SIGKILL');
       inner.rawDiffer?.process?.kill('SIGKILL');
       await check();
+    } finally {
+      repo.close();
+    }
+  });
+
+  it("asks a ref's type once when another process wrote its commit, and still tells a tag from a commit", async () => {
+    const root = makeWorkspace({ 'a.txt': 'a\n' });
+    const { repo } = await openTemp(root);
+    try {
+      const tree = (await repo.snapshotTree()).tree;
+      // Written by git, as the hooks' process writes a session's checkpoints: this process has not seen it.
+      const tip = git(repo, ['commit-tree', tree, '-m', 'by another process']).toString().trim();
+      const tag = git(repo, ['mktag'], `object ${tip}\ntype commit\ntag t\ntagger T <t@t> 0 +0000\n\nt\n`);
+      git(repo, ['update-ref', 'refs/retrace/sessions/s1', tip]);
+      git(repo, ['update-ref', 'refs/retrace/labels/l1', tag.toString().trim()]);
+      const inner = repo as unknown as { objects: ResidentReader };
+      const asked: string[] = [];
+      const type = inner.objects.type.bind(inner.objects);
+      inner.objects.type = (id) => (asked.push(id), type(id));
+
+      expect(await repo.readRef('refs/retrace/sessions/s1')).toBe(tip);
+      expect(await repo.readRef('refs/retrace/sessions/s1')).toBe(tip);
+      const child = await repo.commit(tree, tip, 'safety'); // the restore's safety checkpoint onto that tip
+      expect(
+        git(repo, ['rev-parse', `${child}^`])
+          .toString()
+          .trim(),
+      ).toBe(tip);
+      expect(asked.filter((id) => id === tip)).toHaveLength(1);
+      // A label's tag is peeled to its commit, as rev-parse does, every time.
+      expect(await repo.readRef('refs/retrace/labels/l1')).toBe(tip);
+      expect(await repo.readRef('refs/retrace/labels/l1')).toBe(tip);
     } finally {
       repo.close();
     }
