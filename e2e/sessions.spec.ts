@@ -7,9 +7,11 @@
  * folder variable as `retrace discover` finds them.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fillUp, mountTmpfs, unmountTmpfs, whyNoTmpfs } from '../test/helpers/fullDisk';
 import { agentHomeEnv, writeBrokenGeminiChat, writeClaudeSession, writeGeminiChat } from '../test/helpers/agentHome';
 import { cli, serve, tempWorld, type TempWorld } from './support/retrace';
 
@@ -199,5 +201,38 @@ test('Record changes on: an edit in the folder becomes a watch checkpoint in the
     await expect(record).toHaveAttribute('aria-checked', 'false');
   } finally {
     await served.stop();
+  }
+});
+
+test('Record changes on a full disk: the alert says why with its code, until a later edit is recorded', async ({
+  page,
+}) => {
+  const why = whyNoTmpfs();
+  test.skip(why !== null, why ?? '');
+  mountTmpfs(world.home); // the data folder on a small disk of its own
+  const served = await serve(world);
+  try {
+    await page.goto(served.url);
+    const record = page.getByRole('switch', { name: 'Record changes' });
+    await record.click();
+    await expect(record).toHaveAttribute('aria-checked', 'true');
+    const failed = page.getByRole('alert', { name: 'Record changes failed' });
+    await expect(failed).toHaveCount(0);
+
+    fillUp(join(world.home, 'filler.bin'));
+    writeFileSync(join(world.dir, 'data.bin'), randomBytes(64 * 1024));
+    await expect(failed).toContainText('E_NO_SPACE', { timeout: 20_000 });
+    await expect(failed).toContainText('the disk is full');
+    await expect(record).toHaveAttribute('aria-checked', 'true'); // still on: it tries again by itself
+
+    rmSync(join(world.home, 'filler.bin'));
+    writeFileSync(join(world.dir, 'app.txt'), 'v2 once there is room\n');
+    await expect(
+      timeline(page).getByRole('listitem').filter({ hasText: 'Files changed: app.txt, data.bin' }),
+    ).toBeVisible({ timeout: 20_000 });
+    await expect(failed).toHaveCount(0);
+  } finally {
+    await served.stop();
+    await unmountTmpfs(world.home);
   }
 });

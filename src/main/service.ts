@@ -111,6 +111,12 @@ class Service implements RetraceService {
     this.dataHome = opts.dataHome ?? resolveDataHome();
     this.recorders = new ChangeRecorders({
       ...(opts.recordQuietMs !== undefined ? { quietMs: opts.recordQuietMs } : {}),
+      // Every window shows a recorder that stopped recording, and that it records again (RecordChanges.tsx).
+      onStateChange: (workspace) =>
+        void this.folderSettings(workspace).then(
+          (settings) => this.emit({ type: 'folder-settings', workspace, settings }),
+          () => {}, // the folder went away meanwhile: nothing to show
+        ),
     });
     this.handlers = this.makeHandlers();
   }
@@ -332,11 +338,19 @@ class Service implements RetraceService {
     }
   }
 
-  /** What is stored, except that "Record changes" says whether the watcher runs now (it may have failed to start). */
+  /**
+   * What is stored, except that "Record changes" says whether the watcher runs now (it may have failed to start),
+   * and why its last settle recorded nothing when it failed.
+   */
   private async folderSettings(workspace: string) {
     const engine = await this.engine(workspace);
     const stored = await readFolderSettings(engine.ws.dir);
-    return { ...publicSettings(stored), recordChanges: this.recorders.isOn(workspace) };
+    const recordError = this.recorders.lastError(workspace);
+    return {
+      ...publicSettings(stored),
+      recordChanges: this.recorders.isOn(workspace),
+      ...(recordError ? { recordError } : {}),
+    };
   }
 
   private async setFolderSettings({ workspace, alwaysImport, recordChanges }: ApiParsedRequest<'setFolderSettings'>) {

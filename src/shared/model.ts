@@ -375,6 +375,8 @@ export interface FolderSettings {
   alwaysImport: boolean;
   /** "Record changes": a checkpoint into a `watch` session whenever file activity settles. */
   recordChanges: boolean;
+  /** "Record changes" is on but its last settle failed (it retries at the next one): why. */
+  recordError?: { code: string; message: string };
 }
 
 export type RetraceEvent =

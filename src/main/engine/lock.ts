@@ -15,6 +15,7 @@ import path from 'node:path';
 import { RetraceError } from '../../shared/errors';
 import type { RecoveryReport } from '../../shared/model';
 import { fault } from './faults';
+import { fsError } from './shadow/fsErrors';
 import { mkdirPrivateSync, openPrivateSync, writeFilePrivateSync } from './privateFs';
 import type { WorkspaceRef } from './workspace';
 
@@ -298,7 +299,7 @@ function tryCreate(file: string, info: LockInfo): boolean {
   try {
     writeFilePrivateSync(staged, JSON.stringify(info) + '\n', { flag: 'wx' });
   } catch (e) {
-    throw new RetraceError('E_DATA_DIR', `cannot create the lock ${file}: ${(e as Error).message}`);
+    throw cannotCreate(file, e);
   }
   try {
     fault('lock:staged');
@@ -309,7 +310,7 @@ function tryCreate(file: string, info: LockInfo): boolean {
     if (code === 'EEXIST' || code === 'ENOENT') return false; // held; or our staged copy swept away: try again
     if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP')
       return tryCreateExclusive(file, info);
-    throw new RetraceError('E_DATA_DIR', `cannot create the lock ${file}: ${(e as Error).message}`);
+    throw cannotCreate(file, e);
   } finally {
     try {
       unlinkSync(staged);
@@ -319,13 +320,20 @@ function tryCreate(file: string, info: LockInfo): boolean {
   }
 }
 
+/** A lock that cannot be made: a full disk is said so (E_NO_SPACE, as CLI.md names it); anything else is the data folder's. */
+function cannotCreate(file: string, e: unknown): unknown {
+  const errno = (e as NodeJS.ErrnoException).code;
+  if (errno === 'ENOSPC' || errno === 'EDQUOT') return fsError(e, `the lock ${file}`, 'create');
+  return new RetraceError('E_DATA_DIR', `cannot create the lock ${file}: ${(e as Error).message}`);
+}
+
 function tryCreateExclusive(file: string, info: LockInfo): boolean {
   let fd: number;
   try {
     fd = openPrivateSync(file, 'wx');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new RetraceError('E_DATA_DIR', `cannot create the lock ${file}: ${(e as Error).message}`);
+    throw cannotCreate(file, e);
   }
   try {
     writeSync(fd, JSON.stringify(info) + '\n');

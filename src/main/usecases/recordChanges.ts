@@ -3,23 +3,35 @@
  * main process or `retrace serve`) for each folder that has the switch on, one watcher per folder. Its
  * checkpoints land in the folder's session logs, which the service already follows, so every window sees them.
  */
+import { toErrorInfo, type ErrorInfo } from '../../shared/errors';
 import type { WorkspaceRef } from '../engine/workspace';
 import { startWatching, type Watching } from '../integrations/watch/watcher';
 
 export interface RecorderOptions {
   /** Milliseconds of quiet before a checkpoint (the watcher's default otherwise). */
   quietMs?: number;
-  onError?: (workspace: string, e: unknown) => void;
+  /** A folder's recorder failed, or recorded again after failing (lastError tells which). */
+  onStateChange?: (workspace: string) => void;
 }
 
 export class ChangeRecorders {
   /** Workspace id → its watcher (a promise while it starts, so a second start waits for the first). */
   private readonly running = new Map<string, Promise<Watching>>();
+  /**
+   * Workspace id → why its last settle recorded nothing (a full disk, an unreadable file), until one records
+   * again: the window says so, for the watcher itself only keeps retrying.
+   */
+  private readonly failures = new Map<string, ErrorInfo>();
 
   constructor(private readonly opts: RecorderOptions = {}) {}
 
   isOn(workspace: string): boolean {
     return this.running.has(workspace);
+  }
+
+  /** Why the running recorder's last settle failed; undefined when it records (or is off). */
+  lastError(workspace: string): ErrorInfo | undefined {
+    return this.running.has(workspace) ? this.failures.get(workspace) : undefined;
   }
 
   /** Start watching `ws` into `session` (continued, created when missing); no-op when it runs already. */
@@ -28,12 +40,18 @@ export class ChangeRecorders {
       await this.running.get(ws.id);
       return;
     }
-    const { onError } = this.opts;
+    const changed = () => this.opts.onStateChange?.(ws.id);
     const started = startWatching({
       ws,
       session,
       ...(this.opts.quietMs !== undefined ? { quietMs: this.opts.quietMs } : {}),
-      ...(onError ? { onError: (e: unknown) => onError(ws.id, e) } : {}),
+      onError: (e: unknown) => {
+        this.failures.set(ws.id, toErrorInfo(e));
+        changed();
+      },
+      onSettled: () => {
+        if (this.failures.delete(ws.id)) changed();
+      },
     });
     this.running.set(ws.id, started);
     try {
@@ -48,6 +66,7 @@ export class ChangeRecorders {
     const w = this.running.get(workspace);
     if (!w) return;
     this.running.delete(workspace);
+    this.failures.delete(workspace);
     await (await w.catch(() => null))?.stop();
   }
 

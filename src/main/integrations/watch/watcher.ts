@@ -34,7 +34,10 @@ export interface WatchOptions {
   onCheckpoint?: (c: WatchCheckpoint) => void;
   /** The checkpoint of the folder as watching began, recorded right before the first change's. */
   onBaseline?: (c: WatchCheckpoint) => void;
+  /** A settle or the native watcher failed: the changes stay pending, and the next settle tries again. */
   onError?: (e: unknown) => void;
+  /** A settle recorded what it found, or found nothing new to record (after a failure: recording works again). */
+  onSettled?: () => void;
 }
 
 export interface WatchCheckpoint {
@@ -111,6 +114,7 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
         count++;
         opts.onCheckpoint?.({ session: made.session, message: made.message, hash: made.hash, paths });
       }
+      opts.onSettled?.();
       return 'done';
     } catch (e) {
       for (const p of paths) changed.add(p);
@@ -165,6 +169,9 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
     async stop() {
       await sub.unsubscribe();
       await settler.stop();
+      // Its resident git processes stand in the data folder: left to their idle timeout, they kept a folder on a
+      // removable disk busy after "Record changes" was switched off.
+      await engine.closeShadow();
     },
   };
 }

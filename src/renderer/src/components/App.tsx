@@ -12,6 +12,7 @@ import { CompareMode } from './CompareMode';
 import { ConnectionStatus } from './ConnectionStatus';
 import { DiffView } from './DiffView';
 import { ErrorAlert } from './ErrorAlert';
+import { RecordChangesAlert } from './RecordChanges';
 import { FoundSessions } from './FoundSessions';
 import { Header } from './Header';
 import { MessagePane } from './MessagePane';
@@ -57,6 +58,7 @@ export function App() {
       <Header />
       <ConnectionStatus />
       <ErrorAlert />
+      <RecordChangesAlert />
       <RestoreProgress />
       <Banner />
       <FoundSessions />

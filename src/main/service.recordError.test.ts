@@ -1,0 +1,96 @@
+/**
+ * "Record changes" that cannot record: a real full disk under the data folder (a small tmpfs, which needs root)
+ * makes the watcher's checkpoint fail. Every window hears why, with its code (folder-settings events and
+ * folderSettings), until a later settle records again — and that checkpoint holds what the failed one missed.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, makeWorkspace, tempDir } from '../../test/helpers';
+import { fillUp, mountTmpfs, unmountTmpfs, whyNoTmpfs } from '../../test/helpers/fullDisk';
+import type { ApiMethod, ApiResults } from '../shared/contract';
+import type { FolderSettings, RetraceEvent } from '../shared/model';
+import { createService, type RetraceService } from './service';
+
+afterAll(cleanupTempDirs);
+
+async function call<M extends ApiMethod>(service: RetraceService, method: M, args: unknown): Promise<ApiResults[M]> {
+  const r = await service.dispatch(method, args);
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value;
+}
+
+/** Processes whose working folder lies in `dir` (Linux /proc). */
+function processesIn(dir: string): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === dir || cwd.startsWith(`${dir}/`))
+        out.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, 3).join(' ')}`);
+    } catch {
+      // gone meanwhile, or not ours to look at
+    }
+  }
+  return out;
+}
+
+describe('service: Record changes on a full disk', () => {
+  it('says why it did not record, with the code, then records the missed change once there is room', async (ctx) => {
+    const why = whyNoTmpfs();
+    if (why) return ctx.skip(why);
+    const home = tempDir('retrace-tmpfs-home-');
+    mountTmpfs(home);
+    const root = makeWorkspace({ 'app.txt': 'v1\n' });
+    const service = createService({ host: 'serve', dataHome: home, recordQuietMs: 200 });
+    try {
+      const settingsSeen: FolderSettings[] = [];
+      service.subscribe((e: RetraceEvent) => {
+        if (e.type === 'folder-settings') settingsSeen.push(e.settings);
+      });
+      const { id: workspace } = await call(service, 'openWorkspace', { path: root });
+      await call(service, 'setFolderSettings', { workspace, recordChanges: true });
+      fillUp(join(home, 'filler.bin'));
+      writeFileSync(join(root, 'data.bin'), randomBytes(64 * 1024)); // incompressible: its blob needs room
+
+      await expect.poll(() => settingsSeen.at(-1)?.recordError?.code, { timeout: 15_000 }).toBe('E_NO_SPACE');
+      const failing = await call(service, 'folderSettings', { workspace });
+      expect(failing).toMatchObject({ recordChanges: true, recordError: { code: 'E_NO_SPACE' } });
+      expect(failing.recordError!.message).not.toBe('');
+      const sessions = async () =>
+        (await call(service, 'listSessions', { workspace })).filter((s) => s.agent === 'watch');
+      expect((await sessions()).map((s) => s.checkpoints)).not.toContain(2);
+
+      rmSync(join(home, 'filler.bin'));
+      writeFileSync(join(root, 'app.txt'), 'v2\n');
+      await expect
+        .poll(() => settingsSeen.at(-1), { timeout: 15_000 })
+        .toEqual({ alwaysImport: false, recordChanges: true });
+      expect(await call(service, 'folderSettings', { workspace })).toEqual({
+        alwaysImport: false,
+        recordChanges: true,
+      });
+      // Nothing was lost: the baseline, then one checkpoint with both the missed file and the new edit.
+      const [watch] = await sessions();
+      const page = await call(service, 'timeline', { workspace, session: watch!.id });
+      expect(page.messages.map((m) => m.text)).toEqual([
+        'Before the first change (watching began)',
+        'Files changed: app.txt, data.bin',
+      ]);
+
+      // Off: no error is reported for a recorder that no longer runs.
+      await call(service, 'setFolderSettings', { workspace, recordChanges: false });
+      expect(await call(service, 'folderSettings', { workspace })).toEqual({
+        alwaysImport: false,
+        recordChanges: false,
+      });
+    } finally {
+      await service.close();
+      // Closed, it leaves no git process standing in the data folder (one would keep a removable disk busy).
+      const left = processesIn(home);
+      await unmountTmpfs(home);
+      expect(left).toEqual([]);
+    }
+  });
+});
