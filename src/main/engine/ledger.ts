@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { LastRestore, RestoreMode, RestoreTarget } from '../../shared/model';
 import type { VisibilityChange } from './journal';
-import { appendJsonl, readJsonl } from './sessions/jsonl';
+import { appendJsonl, newestRecord, readJsonl } from './sessions/jsonl';
 
 /** What a ledger entry did to the files: a restore's mode, or a revert (of a step or of a hunk). */
 export type LedgerMode = RestoreMode | 'revert';
@@ -56,14 +56,12 @@ export class Ledger {
     return (await this.entries()).some((e) => e.type === 'restore' && e.rid === rid);
   }
 
-  /** The entry a bare `undo` would invert: the newest restore (or undo) entry. */
+  /**
+   * The entry a bare `undo` would invert: the newest restore (or undo) entry, read from the ledger's end (status
+   * asks on every refresh, and each entry lists its paths: the whole ledger grows with every restore).
+   */
   async newestRestore(): Promise<LedgerRestore | null> {
-    const all = await this.entries();
-    for (let i = all.length - 1; i >= 0; i--) {
-      const e = all[i]!;
-      if (e.type === 'restore') return e;
-    }
-    return null;
+    return newestRecord<LedgerEntry>(this.file, (e) => e.type === 'restore') as Promise<LedgerRestore | null>;
   }
 
   async lastRestore(): Promise<LastRestore | null> {

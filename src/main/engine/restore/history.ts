@@ -77,14 +77,19 @@ function chainTo(entry: LedgerRestore, byRid: Map<string, LedgerRestore>): { roo
  * E_UNKNOWN_RESTORE, E_NOTHING_TO_UNDO (already undone), or E_UNDO_CONFLICT when a later entry that is not
  * undone touched the same files or the same session's messages — undoing under it would tear its work apart.
  */
+/**
+ * What a bare `undo` inverts: the newest entry (Ledger.newestRestore). It is never undone (an undo of it would be
+ * newer) and nothing later can conflict with it, so nothing older need be read.
+ */
+export function newestToUndo(newest: LedgerRestore | null): LedgerRestore {
+  if (!newest)
+    throw new RetraceError('E_NOTHING_TO_UNDO', 'nothing to undo: no restore has been made in this workspace');
+  return newest;
+}
+
 export function entryToUndo(ledger: LedgerEntry[], rid?: string): LedgerRestore {
   const history = restoreHistory(ledger);
-  if (rid === undefined) {
-    const newest = history.at(-1);
-    if (!newest)
-      throw new RetraceError('E_NOTHING_TO_UNDO', 'nothing to undo: no restore has been made in this workspace');
-    return newest.entry;
-  }
+  if (rid === undefined) return newestToUndo(history.at(-1)?.entry ?? null);
   const at = history.findIndex((h) => h.entry.rid === rid);
   if (at < 0) {
     if (ledger.some((e) => e.type === 'rollback' && e.rid === rid))

@@ -8,12 +8,13 @@ import type { UndoResult } from '../../../shared/model';
 import type { WorkspaceContext } from '../context';
 import { invertVisibility } from '../ledger';
 import { newRestoreId } from '../sessions/ids';
-import { entryToUndo } from './history';
+import { entryToUndo, newestToUndo } from './history';
 import { transact } from './transaction';
 
 /** The caller holds the writer lock, so the ledger cannot change between the check and the undo. */
 export async function undoLocked(ctx: WorkspaceContext, rid?: string): Promise<UndoResult> {
-  const entry = entryToUndo(await ctx.ledger.entries(), rid);
+  const entry =
+    rid === undefined ? newestToUndo(await ctx.ledger.newestRestore()) : entryToUndo(await ctx.ledger.entries(), rid);
   // Its messages went with their session (`retrace forget`, gc): say so before anything is written (I14).
   if (entry.conversation && !ctx.sessions.exists(entry.conversation.session))
     throw new RetraceError(

@@ -7,7 +7,7 @@
  */
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { openPrivateSync } from '../privateFs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 
 export interface ReadResult<T> {
   records: T[];
@@ -32,15 +32,69 @@ export function parseJsonl<T>(text: string): ReadResult<T> {
   let skipped = 0;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
-    try {
-      const value: unknown = JSON.parse(line);
-      if (value && typeof value === 'object' && !Array.isArray(value)) records.push(value as T);
-      else skipped++;
-    } catch {
-      skipped++;
-    }
+    const value = parseRecord<T>(line);
+    if (value === null) skipped++;
+    else records.push(value);
   }
   return { records, skipped };
+}
+
+/** One line's record: an object, else null (a torn or damaged line). */
+function parseRecord<T>(line: string): T | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+const TAIL_BLOCK_BYTES = 64 * 1024;
+
+/**
+ * The newest record `wanted` accepts, null when none: the file read from its end, a block at a time, so a file
+ * that only grows (the restore ledger: a line per restore, each listing its paths) costs what its last lines
+ * cost, not its length. The same records as readJsonl: lines that do not parse are skipped.
+ */
+export async function newestRecord<T>(
+  file: string,
+  wanted: (record: T) => boolean,
+  blockBytes = TAIL_BLOCK_BYTES,
+): Promise<T | null> {
+  let fh;
+  try {
+    fh = await open(file, 'r');
+  } catch (e) {
+    if (isNotFound(e)) return null;
+    throw e;
+  }
+  try {
+    let end = (await fh.stat()).size;
+    let rest = Buffer.alloc(0); // a line's end whose start lies in a block before this one
+    while (end > 0) {
+      const start = Math.max(0, end - blockBytes);
+      const block = Buffer.alloc(end - start);
+      const { bytesRead } = await fh.read(block, 0, block.length, start);
+      if (bytesRead !== block.length) throw new Error(`${file}: shorter than it was a moment ago`);
+      const buf = Buffer.concat([block, rest]);
+      let cut = buf.length;
+      for (;;) {
+        // Not lastIndexOf(…, -1): a negative offset counts from the end.
+        const nl = cut === 0 ? -1 : buf.lastIndexOf(0x0a, cut - 1);
+        if (nl < 0 && start > 0) break; // this line starts in the block before
+        const line = buf.subarray(nl + 1, cut).toString('utf8');
+        const record = line.trim() === '' ? null : parseRecord<T>(line);
+        if (record !== null && wanted(record)) return record;
+        if (nl < 0) break;
+        cut = nl;
+      }
+      rest = Buffer.from(buf.subarray(0, cut));
+      end = start;
+    }
+    return null;
+  } finally {
+    await fh.close();
+  }
 }
 
 export interface AppendResult {
