@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, makeWorkspace, tempDir, tempHome } from '../../test/helpers';
 import { agentHomeEnv, writeBrokenGeminiChat, writeClaudeSession, writeGeminiChat } from '../../test/helpers/agentHome';
 import type { ApiMethod, ApiResults } from '../shared/contract';
-import type { RetraceEvent } from '../shared/model';
+import type { FolderSettings, RetraceEvent } from '../shared/model';
 import { createService, type RetraceService } from './service';
 
 afterAll(cleanupTempDirs);
@@ -220,5 +220,40 @@ describe('service: Record changes', () => {
     await call(third, 'openWorkspace', { path: root });
     expect(await call(third, 'folderSettings', { workspace })).toMatchObject({ recordChanges: false });
     await third.close();
+  });
+
+  it('two processes on one folder (the app and retrace serve): the switch follows across them, each change recorded once', async () => {
+    const { root, home } = world();
+    const app = createService({ host: 'serve', dataHome: home, recordQuietMs: 300 });
+    const serve = createService({ host: 'serve', dataHome: home, recordQuietMs: 300 });
+    try {
+      const heard: FolderSettings[] = [];
+      serve.subscribe((e) => e.type === 'folder-settings' && heard.push(e.settings));
+      const { id: workspace } = await call(app, 'openWorkspace', { path: root });
+      await call(serve, 'openWorkspace', { path: root });
+
+      await call(app, 'setFolderSettings', { workspace, recordChanges: true });
+      await expect.poll(() => heard.at(-1)?.recordChanges, { timeout: 10_000 }).toBe(true);
+      expect(await call(serve, 'folderSettings', { workspace })).toMatchObject({ recordChanges: true });
+
+      writeFileSync(join(root, 'app.txt'), 'v2\n');
+      await expect.poll(async () => (await watchSession(app, workspace))?.checkpoints, { timeout: 15_000 }).toBe(2);
+      await sleep(1500); // both watchers have settled by now
+      const session = (await watchSession(app, workspace))!;
+      const page = await call(app, 'timeline', { workspace, session: session.id });
+      expect(page.messages.map((m) => m.text)).toEqual([
+        'Before the first change (watching began)',
+        'Files changed: app.txt',
+      ]);
+
+      await call(serve, 'setFolderSettings', { workspace, recordChanges: false });
+      await expect.poll(async () => (await call(app, 'folderSettings', { workspace })).recordChanges).toBe(false);
+      writeFileSync(join(root, 'app.txt'), 'v3\n');
+      await sleep(1500);
+      expect((await watchSession(app, workspace))!.checkpoints).toBe(2);
+    } finally {
+      await app.close();
+      await serve.close();
+    }
   });
 });

@@ -47,7 +47,12 @@ import { resolveSide } from './usecases/compare';
 import { imageSides } from './usecases/images';
 import { openInEditor, type OpenPath } from './usecases/openInEditor';
 import { discoverSessions, importDiscovered } from './usecases/discover';
-import { publicSettings, readFolderSettings, writeFolderSettings } from './usecases/folderSettings';
+import {
+  FOLDER_SETTINGS_FILE,
+  publicSettings,
+  readFolderSettings,
+  writeFolderSettings,
+} from './usecases/folderSettings';
 import { ChangeRecorders } from './usecases/recordChanges';
 import { withoutDetails } from './usecases/messageDetails';
 import { restoreAndFork } from './usecases/restore';
@@ -370,6 +375,19 @@ class Service implements RetraceService {
     return settings;
   }
 
+  /**
+   * The folder's settings file changed — in another process too (the app and a `retrace serve` on one data home):
+   * "Record changes" here follows what is stored, and the windows are told. Two processes recording the same
+   * folder record each change once (the watcher records nothing its session's last checkpoint already holds).
+   */
+  private async followSettings(workspace: string): Promise<void> {
+    const { ws } = await this.engine(workspace);
+    const stored = await readFolderSettings(ws.dir);
+    if (stored.recordChanges && !this.recorders.isOn(workspace)) await this.resumeRecording(ws);
+    else if (!stored.recordChanges && this.recorders.isOn(workspace)) await this.recorders.stop(workspace);
+    this.emit({ type: 'folder-settings', workspace, settings: await this.folderSettings(workspace) });
+  }
+
   /** A folder whose "Record changes" was left on records again as soon as it is opened (best effort). */
   private async resumeRecording(ws: WorkspaceEngine['ws']): Promise<void> {
     const stored = await readFolderSettings(ws.dir);
@@ -491,8 +509,13 @@ class Service implements RetraceService {
     const pending = new Set<string>();
     let timer: NodeJS.Timeout | undefined;
     let restored = false;
+    let settingsChanged = false;
     const flush = (): void => {
       timer = undefined;
+      if (settingsChanged) {
+        settingsChanged = false;
+        void this.followSettings(id).catch(() => {});
+      }
       const sessions = [...pending];
       pending.clear();
       if (sessions.length > 0) this.emit({ type: 'sessions-changed', workspace: id });
@@ -521,8 +544,10 @@ class Service implements RetraceService {
       );
       list.push(
         watch(dir, (_event, name) => {
-          if (name?.toString() !== 'ledger.jsonl') return;
-          restored = true;
+          const n = name?.toString();
+          if (n === 'ledger.jsonl') restored = true;
+          else if (n === FOLDER_SETTINGS_FILE) settingsChanged = true;
+          else return;
           schedule();
         }),
       );

@@ -103,6 +103,23 @@ describe('retrace watch', () => {
     expect(readdirSync(ws).sort()).toEqual(['keep.txt']);
   }, 240_000);
 
+  it('another writer recording into the same session: no change twice, and no stale baseline after its checkpoints', async () => {
+    const ws = tempDir();
+    const home = tempHome();
+    writeFileSync(join(ws, 'a.txt'), 'v1\n');
+    const session = 's-shared-watch';
+    const w = await startWatch(ws, home, ['--session', session]);
+    // Recorded by someone else first (another window's watcher, a script), well within the quiet period.
+    writeFileSync(join(ws, 'a.txt'), 'v2\n');
+    await cliJson(['checkpoint', '--session', session, '--text', 'By the other writer', '--cwd', ws], { home });
+    expect(await w.settle(1, 3_000)).toBe(0); // the watcher finds that state recorded already
+    writeFileSync(join(ws, 'b.txt'), 'new\n');
+    expect(await w.settle(1)).toBe(1);
+    const log = await cliJson<{ messages: { text: string }[] }>(['log', '--session', session, '--cwd', ws], { home });
+    // Its baseline (a.txt at v1) would come after a newer checkpoint: left out.
+    expect(log.messages.map((m) => m.text)).toEqual(['By the other writer', 'Files changed: b.txt']);
+  }, 120_000);
+
   it('edits under node_modules, .git and .gitignored paths make none; an edit elsewhere then makes one', async () => {
     const ws = tempDir();
     const home = tempHome();

@@ -15,7 +15,9 @@ export interface StoredFolderSettings extends FolderSettings {
   watchSession?: string;
 }
 
-const FILE = 'app-settings.json';
+/** Its name in the workspace data folder (the service follows it there: another process may change it). */
+export const FOLDER_SETTINGS_FILE = 'app-settings.json';
+const FILE = FOLDER_SETTINGS_FILE;
 const DEFAULTS: StoredFolderSettings = { alwaysImport: false, recordChanges: false };
 
 export async function readFolderSettings(workspaceDir: string): Promise<StoredFolderSettings> {

@@ -71,6 +71,9 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
   /** The folder as watching began, as a checkpoint before the first change's, unless the session ends on just that. */
   const recordBase = async (shadow: ShadowRepo, b: Base): Promise<void> => {
     const chained = await shadow.readRef(sessionRef(session));
+    // Another process watching into this session recorded since (its own base first): ours would come after its
+    // newer checkpoints, an older state out of order.
+    if (chained !== b.tip) return;
     if (chained !== null && (await shadow.treeOf(chained)) === b.tree) return;
     const res = await engine.recordLocked({
       session,
@@ -94,6 +97,13 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
         const shadow = await engine.shadow();
         const snap = await shadow.snapshotTree();
         if (snap.tree === lastTree) return null;
+        // Recorded already — by another process watching the same folder into the same session (the app and a
+        // `retrace serve` with "Record changes" on): each change is one checkpoint, not one per watcher.
+        const tip = await shadow.readRef(sessionRef(session));
+        if (tip !== null && (await shadow.treeOf(tip)) === snap.tree) {
+          lastTree = snap.tree;
+          return null;
+        }
         if (base) {
           await recordBase(shadow, base);
           base = null;
@@ -135,8 +145,9 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
   const startedAt = new Date().toISOString();
   base = await engine
     .write(async () => {
-      const { tree, notCaptured } = await (await engine.shadow()).snapshotTree();
-      return { tree, notCaptured, at: startedAt };
+      const shadow = await engine.shadow();
+      const { tree, notCaptured } = await shadow.snapshotTree();
+      return { tree, notCaptured, at: startedAt, tip: await shadow.readRef(sessionRef(session)) };
     })
     .catch((e: unknown) => {
       if (e instanceof RetraceError && e.code === 'E_LOCKED') return null;
@@ -194,6 +205,8 @@ interface Base {
   tree: string;
   notCaptured: NotCaptured[];
   at: string;
+  /** The session's last checkpoint then: when another writer has moved it since, the base is older than that. */
+  tip: string | null;
 }
 
 function metaOf(notCaptured: NotCaptured[]): { meta?: MessageMeta } {
