@@ -4,6 +4,7 @@
  * transcript itself says each tool did; restores change only the files the agent touched; the forked
  * transcript of a conversation restore is valid and the original stays byte-identical.
  */
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -441,6 +442,18 @@ describe('retrace import claude-code', () => {
     expect(none.stderr).toMatch(/holds no Claude Code conversation/);
     const usage = await runCli(['import', 'cursor', empty], { home });
     expect(usage.code).toBe(2);
+    // Not a file: refused before a byte is read (a pipe would wait for a writer for ever, /dev/zero never ends).
+    const fifo = join(tempDir('retrace-fifo-'), 'session.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    for (const [asked, path] of [
+      ['claude-code', '/dev/zero'],
+      ['auto', fifo],
+      ['codex', fifo],
+    ]) {
+      const special = await runCli(['import', asked!, path!, '--cwd', ws, '--json'], { home, timeoutMs: 20_000 });
+      expect([special.code, (special.json as { error: { code: string } }).error.code]).toEqual([1, 'E_IMPORT']);
+      expect(special.stderr).toContain(`${path} is a device, pipe or socket, not a file`);
+    }
     // A sub-agent's own file (2.1.x: <project>/<session>/subagents/, 2.0.x: beside it) names the session to import.
     const sid = '5e55a9e0-0000-4000-8000-00000000c0de';
     const side = JSON.stringify({

@@ -13,6 +13,8 @@ export interface Detection {
   looksLike: string;
   /** What the importer takes, when not the path itself: a Cline task's folder, for one of its files. */
   target?: string;
+  /** Neither a file nor a folder (a device, a pipe, a socket): no importer may read it, whatever was asked. */
+  special?: true;
 }
 
 /** The files of a Cline task folder (ui_messages.json is the one that must be there). */
@@ -31,7 +33,11 @@ export function describeFormat(f: ImportFormat): string {
 
 export function detectFormat(path: string): Detection {
   if (!existsSync(path)) return { format: null, looksLike: 'nothing: no such file or folder' };
-  if (statSync(path).isDirectory()) {
+  const st = statSync(path);
+  // Looked at before a byte is read: opening a pipe waits for a writer, and /dev/zero never ends.
+  if (!st.isFile() && !st.isDirectory())
+    return { format: null, looksLike: 'a device, pipe or socket, not a file', special: true };
+  if (st.isDirectory()) {
     if (existsSync(join(path, 'ui_messages.json'))) return { format: 'cline', looksLike: NAMES.cline };
     return { format: null, looksLike: 'a folder without ui_messages.json' };
   }

@@ -134,6 +134,7 @@ function chooseFormat(asked: string, path: string): { format: string; target: st
   const seen = detectFormat(path);
   // A file of a Cline task stands for its folder (`import cline …/ui_messages.json` too).
   const target = seen.target ?? path;
+  if (seen.special) throw new RetraceError('E_IMPORT', `${path} is ${seen.looksLike}: give the transcript's path`);
   if (asked === 'auto') {
     if (!seen.format)
       throw new RetraceError(
