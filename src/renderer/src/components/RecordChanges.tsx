@@ -35,7 +35,8 @@ export function RecordChangesAlert() {
   return (
     <div role="alert" className="alert" aria-label="Record changes failed">
       <span className="alert-message">
-        Record changes could not take a checkpoint: {error.message.replace(/\.$/, "")}. It tries again when files next change.
+        Record changes could not take a checkpoint: {error.message.replace(/\.$/, '')}. It tries again when files next
+        change.
       </span>{' '}
       <code className="alert-code">{error.code}</code>
     </div>
