@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fillUp, mountTmpfs, unmountTmpfs, whyNoTmpfs } from '../test/helpers/fullDisk';
+import { fillUp, mountTmpfs, unmountTmpfs } from '../test/helpers/fullDisk';
 import { agentHomeEnv, writeBrokenGeminiChat, writeClaudeSession, writeGeminiChat } from '../test/helpers/agentHome';
 import { cli, serve, tempWorld, type TempWorld } from './support/retrace';
 
@@ -207,9 +207,8 @@ test('Record changes on: an edit in the folder becomes a watch checkpoint in the
 test('Record changes on a full disk: the alert says why with its code, until a later edit is recorded', async ({
   page,
 }) => {
-  const why = whyNoTmpfs();
+  const why = mountTmpfs(world.home); // the data folder on a small disk of its own
   test.skip(why !== null, why ?? '');
-  mountTmpfs(world.home); // the data folder on a small disk of its own
   const served = await serve(world);
   try {
     await page.goto(served.url);

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from '
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, makeWorkspace, tempDir } from '../../test/helpers';
-import { fillUp, mountTmpfs, unmountTmpfs, whyNoTmpfs } from '../../test/helpers/fullDisk';
+import { fillUp, mountTmpfs, unmountTmpfs } from '../../test/helpers/fullDisk';
 import type { ApiMethod, ApiResults } from '../shared/contract';
 import type { FolderSettings, RetraceEvent } from '../shared/model';
 import { createService, type RetraceService } from './service';
@@ -38,10 +38,9 @@ function processesIn(dir: string): string[] {
 
 describe('service: Record changes on a full disk', () => {
   it('says why it did not record, with the code, then records the missed change once there is room', async (ctx) => {
-    const why = whyNoTmpfs();
-    if (why) return ctx.skip(why);
     const home = tempDir('retrace-tmpfs-home-');
-    mountTmpfs(home);
+    const why = mountTmpfs(home);
+    if (why) return ctx.skip(why);
     const root = makeWorkspace({ 'app.txt': 'v1\n' });
     const service = createService({ host: 'serve', dataHome: home, recordQuietMs: 200 });
     try {

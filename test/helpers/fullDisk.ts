@@ -1,17 +1,19 @@
 /**
- * A real full disk for tests: a small tmpfs mounted over a temp folder (mounting needs root: `whyNoTmpfs` says
- * why not, and the test skips with that reason), filled to its last byte by `fillUp`.
+ * A real full disk for tests: a small tmpfs mounted over a temp folder (mounting needs root: `mountTmpfs` says
+ * why it could not, and the test skips with that reason), filled to its last byte by `fillUp`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
 
-/** Why a tmpfs cannot be mounted here, or null when it can. */
-export function whyNoTmpfs(): string | null {
-  return process.getuid?.() === 0 ? null : 'mounting a small tmpfs needs root';
-}
-
-export function mountTmpfs(dir: string, size = '4m'): void {
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
+/** Mount a tmpfs of `size` over `dir`; null when mounted, else why it cannot be here (the test skips with that). */
+export function mountTmpfs(dir: string, size = '4m'): string | null {
+  if (process.getuid?.() !== 0) return 'mounting a small tmpfs needs root';
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
+    return null;
+  } catch (e) {
+    return `mount is not permitted here (${(e as Error).message.split('\n')[0]})`;
+  }
 }
 
 /** Unmounted once nothing holds it any more (a process just stopped may take a moment); false if still busy after 5 s. */

@@ -21,6 +21,7 @@ import {
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, failure, makeWorkspace, tempDir, tempHome, treeManifest } from '../../../../test/helpers';
+import { mountTmpfs, unmountTmpfs } from '../../../../test/helpers/fullDisk';
 import { resetErrnoFaults, setTestHook, TEST_HOOK_POINTS } from '../faults';
 import { resolveWorkspace } from '../workspace';
 import { WorkspaceEngine } from '../workspaceEngine';
@@ -323,14 +324,9 @@ describe('item 8: a full disk', () => {
   });
 
   it('on a real 2 MiB disk: the restore is refused up front with what it needs; a file never ends half-written', async (ctx) => {
-    if (process.getuid?.() !== 0) return ctx.skip(); // skipped: mounting a small tmpfs needs root
-    const { execFileSync, spawnSync } = await import('node:child_process');
     const mnt = tempDir('retrace-tmpfs-');
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mnt]);
-    } catch {
-      return ctx.skip(); // skipped: mount is not permitted in this container
-    }
+    const why = mountTmpfs(mnt, '2m');
+    if (why) return ctx.skip(why);
     try {
       const root = path.join(mnt, 'ws');
       mkdirSync(root);
@@ -365,12 +361,7 @@ describe('item 8: a full disk', () => {
       // Its resident git readers stand in the folder (runner.spawnReader's cwd) and would keep the mount busy.
       await engine.closeShadow();
     } finally {
-      // The killed resident processes take a moment to exit and let go of the folder: retry, then a last try.
-      for (let i = 0; i < 50; i++) {
-        if (spawnSync('umount', [mnt], { stdio: 'pipe' }).status === 0) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      spawnSync('umount', [mnt], { stdio: 'pipe' });
+      await unmountTmpfs(mnt); // the killed resident processes take a moment to exit and let go of the folder
     }
   });
 });
