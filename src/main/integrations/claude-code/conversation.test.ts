@@ -351,4 +351,38 @@ describe('per-step file states', () => {
     expect(without.checkpoints[1]!.states.has('x.md')).toBe(false);
     expect(without.warnings.join()).toMatch(/1 file-history backup/);
   });
+
+  it('a slash command reads as typed, its caveat and output without their markup or colour codes', () => {
+    let n = 0;
+    const line = (content: string, extra: object = {}) =>
+      JSON.stringify({
+        type: 'user',
+        uuid: `u${++n}`,
+        parentUuid: n === 1 ? null : `u${n - 1}`,
+        sessionId: 's',
+        cwd: '/w',
+        timestamp: `2026-01-01T00:00:0${n}.000Z`,
+        message: { role: 'user', content },
+        ...extra,
+      });
+    const text = [
+      line('<local-command-caveat>Caveat: generated while running local commands.</local-command-caveat>', {
+        isMeta: true,
+      }),
+      line(
+        '<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>opus</command-args>',
+      ),
+      line('<local-command-stdout>Set model to \u001b[1mopus\u001b[22m</local-command-stdout>'),
+      line('<local-command-stdout></local-command-stdout>'),
+      line('<local-command-stderr>Error: no such thing</local-command-stderr>'),
+    ].join('\n');
+    const c = parseConversation({ text });
+    expect(c.messages.map((m) => [m.role, m.text])).toEqual([
+      ['system', 'Caveat: generated while running local commands.'],
+      ['user', '/model opus'],
+      ['system', 'Set model to opus'],
+      ['system', '(no output)'],
+      ['system', 'Error: no such thing'],
+    ]);
+  });
 });

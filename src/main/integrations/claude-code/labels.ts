@@ -61,6 +61,17 @@ export function readableCommand(text: string): string {
   return args ? `${slash} ${args}` : slash;
 }
 
+/**
+ * A slash command's output or caveat as it reads (`<local-command-stdout>See ya!</local-command-stdout>` → `See ya!`),
+ * colour codes dropped; other text unchanged. Claude Code shows these lines without their markup.
+ */
+export function readableCommandOutput(text: string): string {
+  const m = /^\s*<(local-command-(?:stdout|stderr|caveat))>([\s\S]*)<\/\1>\s*$/.exec(text);
+  if (!m) return text;
+  const body = stripAnsi(m[2]!).trim();
+  return body === '' ? '(no output)' : body;
+}
+
 // CSI (colours, cursor moves) and OSC (titles, links) escape sequences, and lone escapes.
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;

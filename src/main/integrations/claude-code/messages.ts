@@ -7,7 +7,7 @@
 import type { MessageMeta } from '../../../shared/model';
 import { capText, tokenUsage } from '../details';
 import { arr, obj, str } from './jsonl';
-import { isCommandOutput, readableCommand, stripAnsi } from './labels';
+import { isCommandOutput, readableCommand, readableCommandOutput, stripAnsi } from './labels';
 import { claudeToolDetail } from './toolDetail';
 import type { ConversationMessage, ConvLine, ToolUse } from './types';
 
@@ -86,7 +86,7 @@ export function toMessages(
           ...base,
           role: system ? 'system' : 'user',
           kind: system ? 'system' : 'prompt',
-          text: system ? text : readableCommand(text),
+          text: system ? readableCommandOutput(text) : readableCommand(text),
           meta: { sourceId: line.uuid },
         });
       };
