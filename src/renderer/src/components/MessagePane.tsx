@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { Message, TokenUsage, ToolCallDetail } from '../../../shared/model';
 import { stepMessage, useShownMessage } from '../store/message';
 import { formatDateTime } from '../format';
+import { readableInput } from '../toolInput';
 
 /**
  * The region named "Message" (UI.md "Message reading"): the selected message in full — role, date and time,
@@ -95,7 +96,7 @@ function ToolCall({ call }: { call: ToolCallDetail }) {
         {call.name}
         {status && <span className={call.isError ? 'tool-status failed' : 'tool-status'}> ({status})</span>}
       </h3>
-      {call.input && <Block label="Input" text={call.input} />}
+      {call.input && <Block label="Input" text={readableInput(call.input)} />}
       {call.patch && <Patch text={call.patch} />}
       {call.output && <Block label="Output" text={call.output} />}
     </section>
