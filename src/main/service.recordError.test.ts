@@ -92,4 +92,35 @@ describe('service: Record changes on a full disk', () => {
       expect(left).toEqual([]);
     }
   });
+
+  it('left on and opened on a full disk: it says why it could not start, until switched on again', async (ctx) => {
+    const home = tempDir('retrace-tmpfs-home-');
+    const why = mountTmpfs(home);
+    if (why) return ctx.skip(why);
+    const root = makeWorkspace({ 'app.txt': 'v1\n' });
+    try {
+      const before = createService({ host: 'serve', dataHome: home, recordQuietMs: 200 });
+      const { id: workspace } = await call(before, 'openWorkspace', { path: root });
+      await call(before, 'setFolderSettings', { workspace, recordChanges: true });
+      await before.close();
+
+      fillUp(join(home, 'filler.bin'));
+      const service = createService({ host: 'serve', dataHome: home, recordQuietMs: 200 });
+      try {
+        await call(service, 'openWorkspace', { path: root }); // the folder opens; recording cannot start
+        const off = await call(service, 'folderSettings', { workspace });
+        expect(off).toMatchObject({ recordChanges: false, recordError: { code: 'E_NO_SPACE' } });
+        rmSync(join(home, 'filler.bin'));
+        await call(service, 'setFolderSettings', { workspace, recordChanges: true });
+        expect(await call(service, 'folderSettings', { workspace })).toEqual({
+          alwaysImport: false,
+          recordChanges: true,
+        });
+      } finally {
+        await service.close();
+      }
+    } finally {
+      await unmountTmpfs(home);
+    }
+  });
 });

@@ -375,7 +375,10 @@ export interface FolderSettings {
   alwaysImport: boolean;
   /** "Record changes": a checkpoint into a `watch` session whenever file activity settles. */
   recordChanges: boolean;
-  /** "Record changes" is on but its last settle failed (it retries at the next one): why. */
+  /**
+   * Why "Record changes" is not recording: with recordChanges on, its last settle failed (it retries at the next);
+   * off, it could not start (when the folder was opened with it left on, or when switched on).
+   */
   recordError?: { code: string; message: string };
 }
 

@@ -18,8 +18,9 @@ export class ChangeRecorders {
   /** Workspace id → its watcher (a promise while it starts, so a second start waits for the first). */
   private readonly running = new Map<string, Promise<Watching>>();
   /**
-   * Workspace id → why its last settle recorded nothing (a full disk, an unreadable file), until one records
-   * again: the window says so, for the watcher itself only keeps retrying.
+   * Workspace id → why its recorder could not start, or why its last settle recorded nothing (a full disk, an
+   * unreadable file), until it starts or records again: the window says so, for the watcher only keeps retrying
+   * and a folder that resumes recording when opened has nobody to tell.
    */
   private readonly failures = new Map<string, ErrorInfo>();
 
@@ -29,9 +30,9 @@ export class ChangeRecorders {
     return this.running.has(workspace);
   }
 
-  /** Why the running recorder's last settle failed; undefined when it records (or is off). */
+  /** Why the recorder could not start (it is off), or why its last settle failed (it is on); else undefined. */
   lastError(workspace: string): ErrorInfo | undefined {
-    return this.running.has(workspace) ? this.failures.get(workspace) : undefined;
+    return this.failures.get(workspace);
   }
 
   /** Start watching `ws` into `session` (continued, created when missing); no-op when it runs already. */
@@ -56,17 +57,19 @@ export class ChangeRecorders {
     this.running.set(ws.id, started);
     try {
       await started;
+      this.failures.delete(ws.id);
     } catch (e) {
       this.running.delete(ws.id);
+      this.failures.set(ws.id, toErrorInfo(e));
       throw e;
     }
   }
 
   async stop(workspace: string): Promise<void> {
+    this.failures.delete(workspace); // off by choice: nothing failed
     const w = this.running.get(workspace);
     if (!w) return;
     this.running.delete(workspace);
-    this.failures.delete(workspace);
     await (await w.catch(() => null))?.stop();
   }
 

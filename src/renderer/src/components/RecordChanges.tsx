@@ -25,18 +25,21 @@ export function RecordChanges() {
 }
 
 /**
- * The watcher could not record what changed (a full disk, an unreadable file): said with its code, in every
- * window, until a later settle records again. It keeps the changes pending and retries by itself, so there is
- * nothing to dismiss; switching "Record changes" off ends it too.
+ * Why "Record changes" is not recording, with the code, in every window: on, a settle could not record (a full
+ * disk, an unreadable file) and it retries at the next, so there is nothing to dismiss until one records; off, it
+ * could not start (a folder opened with it left on has nobody else to tell), until it is switched on again.
  */
 export function RecordChangesAlert() {
-  const error = useSessions((s) => (s.settings?.recordChanges ? s.settings.recordError : undefined));
+  const settings = useSessions((s) => s.settings);
+  const error = settings?.recordError;
   if (!error) return null;
+  const message = error.message.replace(/\.$/, '');
   return (
     <div role="alert" className="alert" aria-label="Record changes failed">
       <span className="alert-message">
-        Record changes could not take a checkpoint: {error.message.replace(/\.$/, '')}. It tries again when files next
-        change.
+        {settings.recordChanges
+          ? `Record changes could not take a checkpoint: ${message}. It tries again when files next change.`
+          : `Record changes could not start: ${message}. Switch it on to try again.`}
       </span>{' '}
       <code className="alert-code">{error.code}</code>
     </div>
