@@ -177,6 +177,13 @@ const rows: Row[] = [
     unchanged: ['data'],
   },
   {
+    name: 'a system folder, through a symlink (/proc/self)',
+    skip: () => (existsSync('/proc/self') ? null : 'no /proc on this system'),
+    args: () => ['checkpoint', '--cwd', '/proc/self'],
+    expect: { code: 'E_PROTECTED_DIR', exit: 1 },
+    unchanged: ['data'],
+  },
+  {
     name: 'a file instead of a folder',
     args: (c) => ['checkpoint', '--cwd', join(c.ws, 'README.md')],
     expect: { code: 'E_NOT_A_DIRECTORY', exit: 1 },

@@ -59,6 +59,7 @@ export async function resolveWorkspace(input: string, opts: ResolveWorkspaceOpti
   }
   if (!st.isDirectory()) throw new RetraceError('E_NOT_A_DIRECTORY', `not a folder: ${root}`);
 
+  assertNotSystem(root);
   const caseInsensitive = await isCaseInsensitive(root);
   await assertNotProtected(root, opts.dataHome, caseInsensitive);
 
@@ -86,7 +87,7 @@ function fsError(e: unknown, p: string): RetraceError {
   return new RetraceError('E_UNREADABLE', `cannot read ${p}: ${(e as Error).message}`);
 }
 
-/** Folders that are never a workspace: the fs root, home and its ancestors, Desktop/Documents/Downloads, the data home. */
+/** Folders that are never a workspace: the fs root, home and its ancestors, Desktop/Documents/Downloads, the data home (and the system's, assertNotSystem). */
 async function assertNotProtected(root: string, dataHome: string, caseInsensitive: boolean): Promise<void> {
   const norm = (p: string): string => {
     const n = path.resolve(p).replace(/[\\/]+$/, '') || path.parse(path.resolve(p)).root;
@@ -113,6 +114,18 @@ async function assertNotProtected(root: string, dataHome: string, caseInsensitiv
   const data = norm(real(dataHome));
   if (me === data || isInside(me, data)) throw protectedDir(root, 'the Retrace data folder');
 }
+
+/** Refused before anything is read in them (the letter-case probe lists the folder): see SYSTEM_DIRS. */
+function assertNotSystem(root: string): void {
+  for (const sys of SYSTEM_DIRS)
+    if (root === sys || isInside(root, sys)) throw protectedDir(root, `a system folder (${sys})`);
+}
+
+/**
+ * The kernel's own virtual file systems: their "files" are live state (a snapshot of /proc reads every process's
+ * memory maps, /dev/zero never ends), never a project. Compared after symlinks are resolved (/proc/self → /proc/<pid>).
+ */
+const SYSTEM_DIRS = process.platform === 'win32' ? [] : ['/proc', '/sys', '/dev'];
 
 function protectedDir(root: string, what: string): RetraceError {
   return new RetraceError('E_PROTECTED_DIR', `refusing to track ${what}: ${root}`);
