@@ -345,7 +345,7 @@ class Service implements RetraceService {
 
   /**
    * What is stored, except that "Record changes" says whether the watcher runs now (it may have failed to start),
-   * and why its last settle recorded nothing when it failed.
+   * and why it is not recording when its start or its last settle failed.
    */
   private async folderSettings(workspace: string) {
     const engine = await this.engine(workspace);
