@@ -139,12 +139,12 @@ describe('Codex import: synthetic rollouts', () => {
     expect(log.map((m) => [m.role, m.text.split('\n')[0]])).toEqual([
       ['user', 'Make a greeter'],
       ['tool', '$ ls'],
-      ['tool', '*** Begin Patch'],
-      ['tool', '*** Begin Patch'],
+      ['tool', 'apply_patch src/greet.js'],
+      ['tool', 'apply_patch src/greet.js'],
       ['assistant', 'Done: src/greet.js greets.'],
       ['user', 'Rename it'],
-      ['tool', '*** Begin Patch'],
-      ['tool', '*** Begin Patch'],
+      ['tool', 'apply_patch src/greet.js, src/hello.js'],
+      ['tool', 'apply_patch keep.txt'],
       ['assistant', 'Renamed.'],
     ]);
     const patches = log.filter((m) => m.meta?.tool === 'apply_patch');

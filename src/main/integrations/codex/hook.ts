@@ -59,8 +59,7 @@ export function planCodexHook(p: Payload): HookRecord | null {
       if (tool === 'apply_patch') {
         const files = patchPaths(command);
         if (files[0]) meta.file = files[0];
-        const text = files.length > 0 ? `apply_patch ${files.join(', ')}` : 'apply_patch';
-        return { ...base, role: 'tool', text: oneLine(text, 300), meta, files };
+        return { ...base, role: 'tool', text: patchSummary(command), meta, files };
       }
       return null;
     }
@@ -74,6 +73,12 @@ export function planCodexHook(p: Payload): HookRecord | null {
     default:
       return null;
   }
+}
+
+/** An apply_patch call as one line, the same from the hook and from an imported rollout: `apply_patch a.ts, b.ts`. */
+export function patchSummary(patch: string): string {
+  const files = patchPaths(patch);
+  return oneLine(files.length > 0 ? `apply_patch ${files.join(', ')}` : 'apply_patch', 300);
 }
 
 /** The files an apply_patch body names (added, updated, deleted, moved to), in order, each once. */

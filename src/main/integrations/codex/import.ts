@@ -24,6 +24,7 @@ import { importWorkspace, readWorkspaceFile, toolText } from '../importWorkspace
 import { StepTrees, type FileState } from '../stepTrees';
 import { rebuildPatches, type PatchStep } from './rebuild';
 import { readRollout, type RolloutItem } from './rollout';
+import { patchSummary } from './hook';
 
 export interface CodexImportOptions {
   file: string;
@@ -179,7 +180,7 @@ function toMessage(it: Exclude<RolloutItem, { kind: 'rollback' }>): ImportMessag
       ];
       return {
         role: 'tool',
-        text: toolText(it.input.trim(), it.applied === false ? it.output : null),
+        text: toolText(`${patchSummary(it.input)}\n${it.input.trim()}`, it.applied === false ? it.output : null),
         ts: it.ts,
         meta,
       };
