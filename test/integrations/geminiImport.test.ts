@@ -263,6 +263,12 @@ describe('Gemini message details (issue 12)', () => {
     type Meta = MessageMeta & { toolCalls?: ToolCallDetail[] };
     const meta = (i: number) => (log[i] as { meta?: Meta }).meta!;
     expect(log.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant', 'tool', 'tool', 'tool']);
+    // Each call's row reads as the hook records it: the command, else the file, else the arguments.
+    expect([3, 4, 5].map((i) => log[i]!.text.split('\n')[0])).toEqual([
+      'run_shell_command python app.py',
+      'replace app.py',
+      'read_file missing.txt',
+    ]);
     expect(meta(1)).toMatchObject({
       model: 'gemini-2.5-pro',
       usage: { input: 900, output: 40, cacheRead: 300, reasoning: 25, total: 965 },

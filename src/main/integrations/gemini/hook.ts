@@ -51,15 +51,16 @@ export function planGeminiHook(p: Payload, env: NodeJS.ProcessEnv = process.env)
       const tool = str(p.tool_name) ?? '';
       const input = obj(p.tool_input) ?? {};
       const meta: MessageMeta = { tool };
+      const text = geminiToolLine(tool, input, base.dir);
       if (GEMINI_FILE_TOOLS.includes(tool)) {
-        const file = str(input.file_path) ?? str(input.absolute_path) ?? str(input.path);
+        const file = fileArg(input);
         if (file) meta.file = relativeTo(file, base.dir); // as the project names it
-        return { ...base, role: 'tool', text: file ? `${tool} ${meta.file}` : tool, meta, files: file ? [file] : [] };
+        return { ...base, role: 'tool', text, meta, files: file ? [file] : [] };
       }
       if (tool === GEMINI_SHELL_TOOL) {
         const command = str(input.command) ?? '';
         if (command) meta.command = oneLine(command);
-        return { ...base, role: 'tool', text: command ? `${tool} ${meta.command}` : tool, meta };
+        return { ...base, role: 'tool', text, meta };
       }
       return null;
     }
@@ -73,6 +74,22 @@ export function planGeminiHook(p: Payload, env: NodeJS.ProcessEnv = process.env)
     default:
       return null;
   }
+}
+
+/**
+ * A tool call as one line, the same from the hook and from an imported chat: its command
+ * (`run_shell_command ls -la`), else its file as the project names it (`read_file src/a.ts`), else its arguments.
+ */
+export function geminiToolLine(tool: string, input: Record<string, unknown>, dir: string | undefined): string {
+  const command = str(input.command);
+  if (command) return `${tool} ${oneLine(command)}`;
+  const file = fileArg(input);
+  if (file) return `${tool} ${relativeTo(file, dir)}`;
+  return Object.keys(input).length > 0 ? `${tool} ${JSON.stringify(input)}` : tool;
+}
+
+function fileArg(input: Record<string, unknown>): string | undefined {
+  return str(input.file_path) ?? str(input.absolute_path) ?? str(input.path);
 }
 
 function relativeTo(path: string, cwd: string | undefined): string {

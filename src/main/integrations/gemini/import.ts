@@ -23,6 +23,8 @@ import { argsText, tokenUsage, toolCallDetail } from '../details';
 import { importWorkspace, toolText } from '../importWorkspace';
 import { StepTrees, type FileState } from '../stepTrees';
 import { readGeminiChat, type GeminiMessage, type GeminiToolCall } from './chat';
+import { obj } from '../hooks/payload';
+import { geminiToolLine } from './hook';
 
 export interface GeminiImportOptions {
   file: string;
@@ -109,7 +111,7 @@ export async function importGemini(opts: GeminiImportOptions): Promise<GeminiImp
           const meta: MessageMeta = { tool: t.name, sourceId: t.id, toolCalls: [callDetail(t)] };
           const out: ImportMessage = {
             role: 'tool',
-            text: toolText(`${t.name} ${JSON.stringify(t.args ?? {})}`, displayText(t)),
+            text: toolText(geminiToolLine(t.name, obj(t.args) ?? {}, ws.root), displayText(t)),
             ts: m.ts,
             meta,
             ...hidden(m),
