@@ -52,7 +52,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "take Retrace's hooks out of an agent's settings again (sessions stay)",
     load: () => import('./uninstall'),
   },
-  import: { summary: 'import a Claude Code transcript or a Cline task as a session', load: () => import('./import') },
+  import: {
+    summary: "import an agent's session: a Claude Code transcript, a Codex rollout, a Gemini CLI chat or a Cline task",
+    load: () => import('./import'),
+  },
   demo: { summary: 'create a small project with a recorded multi-turn session', load: () => import('./demo') },
   serve: { summary: 'the desktop UI in a browser, on 127.0.0.1 behind a token', load: () => import('./serve') },
   discover: {
