@@ -11,6 +11,8 @@ import { cleanupTempDirs, makeWorkspace, tempDir, tempHome } from '../../test/he
 import { agentHomeEnv, writeBrokenGeminiChat, writeClaudeSession, writeGeminiChat } from '../../test/helpers/agentHome';
 import type { ApiMethod, ApiResults } from '../shared/contract';
 import type { FolderSettings, RetraceEvent } from '../shared/model';
+import { resolveWorkspace } from './engine/workspace';
+import { WorkspaceEngine } from './engine/workspaceEngine';
 import { createService, type RetraceService } from './service';
 
 afterAll(cleanupTempDirs);
@@ -255,5 +257,19 @@ describe('service: Record changes', () => {
       await app.close();
       await serve.close();
     }
+  });
+
+  it('closed right after switching it on: nothing keeps recording (a settings change heard late starts nothing)', async () => {
+    const { root, home } = world();
+    const service = createService({ host: 'serve', dataHome: home, recordQuietMs: 200 });
+    const { id: workspace } = await call(service, 'openWorkspace', { path: root });
+    await call(service, 'setFolderSettings', { workspace, recordChanges: true });
+    await service.close(); // the settings file's own change is still being debounced
+    await sleep(600);
+    writeFileSync(join(root, 'app.txt'), 'v2 after close\n');
+    await sleep(1500);
+    const engine = new WorkspaceEngine(await resolveWorkspace(root, { dataHome: home }));
+    const watched = (await engine.listSessions()).filter((s) => s.agent === 'watch');
+    expect(watched.map((s) => s.checkpoints)).toEqual([]);
   });
 });

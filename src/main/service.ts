@@ -161,7 +161,7 @@ class Service implements RetraceService {
   }
 
   async close(): Promise<void> {
-    await this.recorders.stopAll();
+    await this.recorders.close();
     for (const list of this.watchers.values()) for (const w of list) w.close();
     this.watchers.clear();
     this.listeners.clear();

@@ -24,6 +24,9 @@ export class ChangeRecorders {
    */
   private readonly failures = new Map<string, ErrorInfo>();
 
+  /** Stopped for good (the service closed): a start asked later — a settings change heard late — starts nothing. */
+  private closed = false;
+
   constructor(private readonly opts: RecorderOptions = {}) {}
 
   isOn(workspace: string): boolean {
@@ -37,6 +40,7 @@ export class ChangeRecorders {
 
   /** Start watching `ws` into `session` (continued, created when missing); no-op when it runs already. */
   async start(ws: WorkspaceRef, session: string): Promise<void> {
+    if (this.closed) return;
     if (this.running.has(ws.id)) {
       await this.running.get(ws.id);
       return;
@@ -73,7 +77,8 @@ export class ChangeRecorders {
     await (await w.catch(() => null))?.stop();
   }
 
-  async stopAll(): Promise<void> {
+  async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.running.keys()].map((id) => this.stop(id)));
   }
 }
