@@ -5,13 +5,9 @@
  *
  *   npx tsx bench/checkpointProfile.ts --files 1000 --runs 20
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { traceSteps } from '../src/main/engine/stepTrace';
-import { applyEdits, generateTree } from './generate';
-import { RetraceClient } from './methods/retraceClient';
+import { applyEdits } from './generate';
+import { sideBySide } from './sideBySide';
 import { arg } from './args';
 import { median } from './stats';
 
@@ -19,23 +15,8 @@ const FILES = Number(arg('--files', '1000'));
 const RUNS = Number(arg('--runs', '20'));
 
 async function main(): Promise<void> {
-  const tree = await generateTree({ files: FILES, seed: 42, sizeScale: 1 }, (l) => process.stderr.write(l + '\n'));
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'retrace-cprof-'));
-  const ours = path.join(dir, 'ours');
-  const theirs = path.join(dir, 'git');
-  cpSync(tree.root, ours, { recursive: true, verbatimSymlinks: true });
-  cpSync(tree.root, theirs, { recursive: true, verbatimSymlinks: true });
-  const gitEnv = { ...process.env, GIT_DIR: path.join(dir, 'raw.git'), GIT_WORK_TREE: theirs };
-  const git = (...a: string[]): void => void execFileSync('git', a, { env: gitEnv });
-  git('init', '-q');
-  git('config', 'user.email', 'b@b');
-  git('config', 'user.name', 'b');
-  const commitAll = (): void => {
-    git('add', '-A');
-    git('commit', '-q', '--allow-empty', '-m', 'c', '--no-verify');
-  };
+  const { tree, ours, theirs, client, commitAll } = await sideBySide(FILES, 'retrace-cprof-');
   commitAll();
-  const client = await RetraceClient.open({ root: ours, dataHome: path.join(dir, 'home') });
   await client.checkpoint(null);
   const times: Record<string, number[]> = { retrace: [], 'raw-git': [] };
   const steps: Record<string, number[]> = {};

@@ -7,14 +7,13 @@
  *   npx tsx bench/restoreProfile.ts --files 1000 --runs 7 [--ab RETRACE_FAST_PATHS=0] [--cpu-prof FILE]
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import os from 'node:os';
-import path from 'node:path';
 import { traceSteps } from '../src/main/engine/stepTrace';
 import { syncFileSystemsOf } from '../src/main/engine/syncFs';
-import { applyEdits, generateTree } from './generate';
-import { RetraceClient } from './methods/retraceClient';
+import { applyEdits } from './generate';
+import { sideBySide } from './sideBySide';
 import { arg } from './args';
 import { median } from './stats';
 
@@ -28,24 +27,8 @@ const childTicks = (): number => {
 };
 
 async function main(): Promise<void> {
-  const tree = await generateTree({ files: FILES, seed: 42, sizeScale: 1 }, (l) => process.stderr.write(l + '\n'));
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'retrace-rprof-'));
-  const ours = path.join(dir, 'ours');
-  const theirs = path.join(dir, 'git');
-  cpSync(tree.root, ours, { recursive: true, verbatimSymlinks: true });
-  cpSync(tree.root, theirs, { recursive: true, verbatimSymlinks: true });
-  const gitEnv = { ...process.env, GIT_DIR: path.join(dir, 'raw.git'), GIT_WORK_TREE: theirs };
-  const git = (...a: string[]): string => execFileSync('git', a, { env: gitEnv }).toString().trim();
-  git('init', '-q');
-  const commitAll = (): string => {
-    git('add', '-A');
-    git('commit', '-q', '--allow-empty', '-m', 'c', '--no-verify');
-    return git('rev-parse', 'HEAD');
-  };
-  git('config', 'user.email', 'b@b');
-  git('config', 'user.name', 'b');
+  const { tree, dir, ours, theirs, client, git, commitAll } = await sideBySide(FILES, 'retrace-rprof-');
   const gitCommits = [commitAll()];
-  const client = await RetraceClient.open({ root: ours, dataHome: path.join(dir, 'home') });
   const hashes = [await client.checkpoint(null)];
   for (let k = 0; k < 10; k++) {
     await applyEdits(ours, tree.manifest, k);
