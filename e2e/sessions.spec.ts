@@ -235,3 +235,43 @@ test('Record changes on a full disk: the alert says why with its code, until a l
     await unmountTmpfs(world.home);
   }
 });
+
+test('Record changes left on, opened on a full disk: the alert says it could not start; switched on again, it records', async ({
+  page,
+}) => {
+  const why = mountTmpfs(world.home);
+  test.skip(why !== null, why ?? '');
+  try {
+    const first = await serve(world);
+    try {
+      await page.goto(first.url);
+      await page.getByRole('switch', { name: 'Record changes' }).click();
+      await expect(page.getByRole('switch', { name: 'Record changes' })).toHaveAttribute('aria-checked', 'true');
+    } finally {
+      await first.stop();
+    }
+    fillUp(join(world.home, 'filler.bin'));
+    const served = await serve(world);
+    try {
+      await page.goto(served.url);
+      const record = page.getByRole('switch', { name: 'Record changes' });
+      const failed = page.getByRole('alert', { name: 'Record changes failed' });
+      await expect(failed).toContainText('could not start');
+      await expect(failed).toContainText('E_NO_SPACE');
+      await expect(record).toHaveAttribute('aria-checked', 'false');
+
+      rmSync(join(world.home, 'filler.bin'));
+      await record.click();
+      await expect(record).toHaveAttribute('aria-checked', 'true');
+      await expect(failed).toHaveCount(0);
+      writeFileSync(join(world.dir, 'app.txt'), 'v2 recorded again\n');
+      await expect(timeline(page).getByRole('listitem').filter({ hasText: 'Files changed: app.txt' })).toBeVisible({
+        timeout: 20_000,
+      });
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    await unmountTmpfs(world.home);
+  }
+});
