@@ -51,8 +51,11 @@ export class ChangeRecorders {
       session,
       ...(this.opts.quietMs !== undefined ? { quietMs: this.opts.quietMs } : {}),
       onError: (e: unknown) => {
-        this.failures.set(ws.id, toErrorInfo(e));
-        changed();
+        const now = toErrorInfo(e);
+        const was = this.failures.get(ws.id);
+        this.failures.set(ws.id, now);
+        // Each settle retries: the windows hear of a failure once, not again for every retry that fails alike.
+        if (was?.code !== now.code || was.message !== now.message) changed();
       },
       onSettled: () => {
         if (this.failures.delete(ws.id)) changed();
