@@ -285,7 +285,7 @@ describe('Codex message details (issue 12)', () => {
       // Codex writes a response's token_count before its items, then once more after them.
       .add('event_msg', counts(500, 500))
       .add('response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Look first.' }] })
-      .shell('c1', 'ls -la', 'a.txt\n')
+      .shell('c1', 'ls -la', '\u001b[1;34ma.txt\u001b[0m\n') // colour codes, as `ls --color=always` prints
       .add('event_msg', counts(500, 500))
       .add('event_msg', counts(700, 1200))
       .patch('p1', '*** Update File: a.txt\n@@\n-a\n+b')
@@ -306,10 +306,11 @@ describe('Codex message details (issue 12)', () => {
         id: 'c1',
         name: 'shell',
         input: 'ls -la',
-        output: 'Exit code: 0\nWall time: 0 seconds\nOutput:\na.txt\n',
+        output: 'Exit code: 0\nWall time: 0 seconds\nOutput:\na.txt\n', // without the colour codes
         exitCode: 0,
       },
     ]);
+    expect(log[2]!.text).toBe('$ ls -la\n\nExit code: 0\nWall time: 0 seconds\nOutput:\na.txt');
     expect(meta(2)!.usage).toBeUndefined(); // the repeated count is not counted twice
     expect(meta(3)!.usage).toMatchObject({ total: 700 });
     expect(meta(3)!.toolCalls![0]).toMatchObject({ id: 'p1', name: 'apply_patch' });

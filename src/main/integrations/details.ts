@@ -44,7 +44,7 @@ export function toolCallDetail(call: {
   if (call.id) out.id = call.id;
   if (call.input) out.input = capText(call.input);
   if (call.patch) out.patch = capText(call.patch);
-  if (call.output) out.output = capText(call.output);
+  if (call.output) out.output = capText(stripAnsi(call.output));
   if (call.isError) out.isError = true;
   if (typeof call.exitCode === 'number') out.exitCode = call.exitCode;
   return out;
@@ -67,4 +67,13 @@ export function tokenUsage(counts: Record<keyof TokenUsage, unknown>): TokenUsag
   for (const [k, v] of Object.entries(counts))
     if (typeof v === 'number' && Number.isFinite(v)) out[k as keyof TokenUsage] = v;
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+// CSI (colours, cursor moves) and OSC (titles, links) escape sequences, and lone escapes.
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
+/** Text without terminal escape codes (they would print as noise in `retrace log` and the UI), for every agent. */
+export function stripAnsi(text: string): string {
+  return text.includes('\x1b') ? text.replace(ANSI, '') : text;
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RetraceError } from '../../shared/errors';
 import { resolveWorkspace, type WorkspaceRef } from '../engine/workspace';
+import { stripAnsi } from './details';
 
 /**
  * The workspace: --cwd when given, else the folder the transcript names. The transcript's folder may be gone or
@@ -35,8 +36,9 @@ export function readWorkspaceFile(root: string, rel: string): string | null | un
 /** Tool output kept in a message: enough to read, not a second copy of a build log. */
 const OUTPUT_LIMIT = 20_000;
 
-/** A tool message's text: what ran, then what it printed (cut at OUTPUT_LIMIT, saying so). */
-export function toolText(head: string, output: string | null): string {
+/** A tool message's text: what ran, then what it printed without colour codes (cut at OUTPUT_LIMIT, saying so). */
+export function toolText(head: string, raw: string | null): string {
+  const output = raw && stripAnsi(raw);
   if (!output) return head;
   const cut =
     output.length > OUTPUT_LIMIT

@@ -5,6 +5,7 @@
  */
 import { arr, obj, str } from './jsonl';
 import type { ConvLine } from './types';
+import { stripAnsi } from '../details';
 
 function contentOf(line: ConvLine): unknown {
   return obj(line.entry.data.message)?.content;
@@ -70,15 +71,6 @@ export function readableCommandOutput(text: string): string {
   if (!m) return text;
   const body = stripAnsi(m[2]!).trim();
   return body === '' ? '(no output)' : body;
-}
-
-// CSI (colours, cursor moves) and OSC (titles, links) escape sequences, and lone escapes.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
-
-/** Text without terminal escape codes (they would print as noise in `retrace log` and the UI). */
-export function stripAnsi(text: string): string {
-  return text.includes('\x1b') ? text.replace(ANSI, '') : text;
 }
 
 /** Commands that only manage the session: never a title. */

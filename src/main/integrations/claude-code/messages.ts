@@ -5,9 +5,9 @@
  * colour codes are dropped. Pure.
  */
 import type { MessageMeta } from '../../../shared/model';
-import { capText, tokenUsage } from '../details';
+import { capText, stripAnsi, tokenUsage } from '../details';
 import { arr, obj, str } from './jsonl';
-import { isCommandOutput, readableCommand, readableCommandOutput, stripAnsi } from './labels';
+import { isCommandOutput, readableCommand, readableCommandOutput } from './labels';
 import { claudeToolDetail } from './toolDetail';
 import type { ConversationMessage, ConvLine, ToolUse } from './types';
 
