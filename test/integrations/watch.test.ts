@@ -108,11 +108,12 @@ describe('retrace watch', () => {
     const home = tempHome();
     writeFileSync(join(ws, 'a.txt'), 'v1\n');
     const session = 's-shared-watch';
-    const w = await startWatch(ws, home, ['--session', session]);
-    // Recorded by someone else first (another window's watcher, a script), well within the quiet period.
+    // A long quiet period (the last --quiet-ms wins): the other writer's CLI call ends well within it, however loaded.
+    const w = await startWatch(ws, home, ['--session', session, '--quiet-ms', '4000']);
+    // Recorded by someone else first (another window's watcher, a script), within the quiet period.
     writeFileSync(join(ws, 'a.txt'), 'v2\n');
     await cliJson(['checkpoint', '--session', session, '--text', 'By the other writer', '--cwd', ws], { home });
-    expect(await w.settle(1, 3_000)).toBe(0); // the watcher finds that state recorded already
+    expect(await w.settle(1, 6_000)).toBe(0); // the watcher finds that state recorded already
     writeFileSync(join(ws, 'b.txt'), 'new\n');
     expect(await w.settle(1)).toBe(1);
     const log = await cliJson<{ messages: { text: string }[] }>(['log', '--session', session, '--cwd', ws], { home });
