@@ -175,7 +175,7 @@ export function planRecord(p: HookPayload): Plan | null {
       const printed = [str(obj(p.tool_response)?.stdout), str(obj(p.tool_response)?.stderr)].filter(Boolean);
       meta.toolCalls = [
         claudeToolDetail(p.tool_use_id ?? '', tool, p.tool_input, {
-          output: stripAnsi(printed.join('\n')),
+          output: printed.join('\n'), // toolCallDetail drops its colour codes
           isError: false,
           report: p.tool_response,
         }),

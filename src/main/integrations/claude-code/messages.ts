@@ -196,7 +196,7 @@ function toolMessage(
   const output = typeof block.full_length === 'number' ? capText(full, block.full_length) : full;
   meta.toolCalls = [
     claudeToolDetail(toolUseId, use?.name ?? summary.tool, use?.input, {
-      output: stripAnsi(output),
+      output, // toolCallDetail drops its colour codes
       isError: block.is_error === true,
       report: line.entry.data.toolUseResult,
     }),

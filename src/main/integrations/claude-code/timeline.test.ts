@@ -138,5 +138,6 @@ describe('timeline: odd graphs and records', () => {
     expect(c.title).toBe('/review src');
     expect(shown(c)).toEqual(['/clear', '/review src', '[Bash ls]', 'Bash ls']);
     expect(c.messages.at(-1)!.text).toBe('Bash ls\ngreen ok');
+    expect(c.messages.at(-1)!.meta.toolCalls?.[0]?.output).toBe('green ok'); // the Message view's output too
   });
 });
