@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,20 @@ describe('resolveWorkspace (I7)', () => {
     await fs.chmod(path.join(tmp, 'locked'), 0o755).catch(() => {});
     await fs.rm(tmp, { recursive: true, force: true });
   });
+
+  it.skipIf(!existsSync('/proc/self') || !existsSync('/dev/shm'))(
+    "refuses the kernel's folders (/proc, /sys, /dev) but not a project in /dev/shm, a plain tmpfs (Linux)",
+    async () => {
+      for (const sys of ['/proc/self', '/sys/kernel', '/dev', '/dev/pts'])
+        expect(await code(resolveWorkspace(sys, { dataHome })), sys).toBe('E_PROTECTED_DIR');
+      const shm = await fs.mkdtemp('/dev/shm/retrace-ws-');
+      try {
+        expect((await resolveWorkspace(shm, { dataHome })).root).toBe(shm);
+      } finally {
+        await fs.rm(shm, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('resolves relative paths, symlinks and trailing slashes to one identity', async () => {
     const a = await resolveWorkspace('proj', { cwd: tmp, dataHome });

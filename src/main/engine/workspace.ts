@@ -117,6 +117,7 @@ async function assertNotProtected(root: string, dataHome: string, caseInsensitiv
 
 /** Refused before anything is read in them (the letter-case probe lists the folder): see SYSTEM_DIRS. */
 function assertNotSystem(root: string): void {
+  if (ORDINARY_IN_SYSTEM.some((dir) => root === dir || isInside(root, dir))) return;
   for (const sys of SYSTEM_DIRS)
     if (root === sys || isInside(root, sys)) throw protectedDir(root, `a system folder (${sys})`);
 }
@@ -126,6 +127,8 @@ function assertNotSystem(root: string): void {
  * memory maps, /dev/zero never ends), never a project. Compared after symlinks are resolved (/proc/self → /proc/<pid>).
  */
 const SYSTEM_DIRS = process.platform === 'win32' ? [] : ['/proc', '/sys', '/dev'];
+/** Ordinary files under them: /dev/shm is a plain tmpfs (some machines keep their temporary folders there). */
+const ORDINARY_IN_SYSTEM = process.platform === 'win32' ? [] : ['/dev/shm'];
 
 function protectedDir(root: string, what: string): RetraceError {
   return new RetraceError('E_PROTECTED_DIR', `refusing to track ${what}: ${root}`);
