@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, type TestContext } from 'vitest';
 import { cleanupTempDirs, makeWorkspace, tempDir } from '../../test/helpers';
 import { fillUp, mountTmpfs, unmountTmpfs } from '../../test/helpers/fullDisk';
 import type { ApiMethod, ApiResults } from '../shared/contract';
@@ -49,11 +49,17 @@ function processesIn(dir: string): string[] {
   return out;
 }
 
+/** A data home on a small disk of its own; the test is skipped, saying why, where none can be mounted. */
+function smallDiskHome(ctx: TestContext): string {
+  const home = tempDir('retrace-tmpfs-home-');
+  const why = mountTmpfs(home);
+  if (why) ctx.skip(why);
+  return home;
+}
+
 describe('service: Record changes on a full disk', () => {
   it('says why it did not record, with the code, then records the missed change once there is room', async (ctx) => {
-    const home = tempDir('retrace-tmpfs-home-');
-    const why = mountTmpfs(home);
-    if (why) return ctx.skip(why);
+    const home = smallDiskHome(ctx);
     const root = makeWorkspace({ 'app.txt': 'v1\n' });
     const service = createService({ host: 'serve', dataHome: home, recordQuietMs: 200 });
     let left: string[] = [];
@@ -112,9 +118,7 @@ describe('service: Record changes on a full disk', () => {
   });
 
   it('left on and opened on a full disk: it says why it could not start, until switched on again', async (ctx) => {
-    const home = tempDir('retrace-tmpfs-home-');
-    const why = mountTmpfs(home);
-    if (why) return ctx.skip(why);
+    const home = smallDiskHome(ctx);
     const root = makeWorkspace({ 'app.txt': 'v1\n' });
     try {
       const before = createService({ host: 'serve', dataHome: home, recordQuietMs: 200 });

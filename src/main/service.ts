@@ -52,6 +52,7 @@ import {
   publicSettings,
   readFolderSettings,
   writeFolderSettings,
+  type StoredFolderSettings,
 } from './usecases/folderSettings';
 import { ChangeRecorders } from './usecases/recordChanges';
 import { withoutDetails } from './usecases/messageDetails';
@@ -383,14 +384,14 @@ class Service implements RetraceService {
   private async followSettings(workspace: string): Promise<void> {
     const { ws } = await this.engine(workspace);
     const stored = await readFolderSettings(ws.dir);
-    if (stored.recordChanges && !this.recorders.isOn(workspace)) await this.resumeRecording(ws);
+    if (stored.recordChanges && !this.recorders.isOn(workspace)) await this.resumeRecording(ws, stored);
     else if (!stored.recordChanges && this.recorders.isOn(workspace)) await this.recorders.stop(workspace);
     this.emit({ type: 'folder-settings', workspace, settings: await this.folderSettings(workspace) });
   }
 
   /** A folder whose "Record changes" was left on records again as soon as it is opened (best effort). */
-  private async resumeRecording(ws: WorkspaceEngine['ws']): Promise<void> {
-    const stored = await readFolderSettings(ws.dir);
+  private async resumeRecording(ws: WorkspaceEngine['ws'], stored: StoredFolderSettings | null = null): Promise<void> {
+    stored ??= await readFolderSettings(ws.dir);
     if (!stored.recordChanges) return;
     try {
       await this.recorders.start(ws, stored.watchSession ?? newSessionId());

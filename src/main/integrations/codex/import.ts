@@ -24,7 +24,7 @@ import { importWorkspace, readWorkspaceFile, toolText } from '../importWorkspace
 import { StepTrees, type FileState } from '../stepTrees';
 import { rebuildPatches, type PatchStep } from './rebuild';
 import { readRollout, type RolloutItem } from './rollout';
-import { patchSummary } from './hook';
+import { patchPaths, patchSummary } from './hook';
 
 export interface CodexImportOptions {
   file: string;
@@ -218,6 +218,7 @@ function prettyArgs(raw: string): string | undefined {
   }
 }
 
+/** The first file a patch names (patchPaths, as the hook reads it), or '(patch)' when it names none. */
 function firstPath(patch: string): string {
-  return /^\*\*\* (?:Add|Update|Delete) File: (.+)$/m.exec(patch)?.[1]?.trim() ?? '(patch)';
+  return patchPaths(patch)[0] ?? '(patch)';
 }

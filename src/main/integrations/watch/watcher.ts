@@ -17,7 +17,6 @@ import { relative, sep } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { MessageMeta, NotCaptured } from '../../../shared/model';
 import { newSessionId, sessionRef } from '../../engine/sessions/ids';
-import type { ShadowRepo } from '../../engine/shadow/ShadowRepo';
 import type { WorkspaceRef } from '../../engine/workspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import { Settler } from './settle';
@@ -68,13 +67,13 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
   let count = 0;
   const title = `Watched changes in ${ws.name}`;
 
-  /** The folder as watching began, as a checkpoint before the first change's, unless the session ends on just that. */
-  const recordBase = async (shadow: ShadowRepo, b: Base): Promise<void> => {
-    const chained = await shadow.readRef(sessionRef(session));
-    // Another process watching into this session recorded since (its own base first): ours would come after its
-    // newer checkpoints, an older state out of order.
-    if (chained !== b.tip) return;
-    if (chained !== null && (await shadow.treeOf(chained)) === b.tree) return;
+  /**
+   * The folder as watching began, as a checkpoint before the first change's, unless the session ends on just that.
+   * `tip`: the session's last checkpoint now, and its tree. When another process watching into this session
+   * recorded since (its own base first), ours would come after its newer checkpoints, an older state out of order.
+   */
+  const recordBase = async (b: Base, tip: { hash: string; tree: string } | null): Promise<void> => {
+    if ((tip?.hash ?? null) !== b.tip || tip?.tree === b.tree) return;
     const res = await engine.recordLocked({
       session,
       role: 'system',
@@ -99,13 +98,14 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
         if (snap.tree === lastTree) return null;
         // Recorded already — by another process watching the same folder into the same session (the app and a
         // `retrace serve` with "Record changes" on): each change is one checkpoint, not one per watcher.
-        const tip = await shadow.readRef(sessionRef(session));
-        if (tip !== null && (await shadow.treeOf(tip)) === snap.tree) {
+        const tipHash = await shadow.readRef(sessionRef(session));
+        const tip = tipHash === null ? null : { hash: tipHash, tree: await shadow.treeOf(tipHash) };
+        if (tip?.tree === snap.tree) {
           lastTree = snap.tree;
           return null;
         }
         if (base) {
-          await recordBase(shadow, base);
+          await recordBase(base, tip);
           base = null;
         }
         const res = await engine.recordLocked({
