@@ -171,4 +171,15 @@ describe('restore and undo', () => {
     const undo = await runCli(['undo', '--json'], opts());
     expect((undo.json as { changed: string[] }).changed).toEqual([odd]);
   });
+
+  it('a file name that starts with a double quote is quoted too, so that it cannot pass for a quoted name', async () => {
+    const quoted = '"a\\nb".txt'; // on disk: "a\nb".txt, which unquoted would read as the name a<newline>b
+    writeFileSync(join(root, quoted), 'v1\n');
+    const c = await cliJson<{ hash: string }>(['checkpoint'], opts());
+    writeFileSync(join(root, quoted), 'v2\n');
+    await cliJson(['checkpoint'], opts());
+    const diff = await runCli(['diff', c.hash], opts());
+    expect(diff.stdout.split('\n')).toContain(`M ${JSON.stringify(quoted)}  +1 -1`);
+    expect(diff.stdout.split('\n')).toContain('M "\\"a\\\\nb\\".txt"  +1 -1');
+  });
 });

@@ -67,11 +67,12 @@ export function exitCodeFor(info: ErrorInfo): number {
 
 /**
  * A path in a line for people: as it is, unless it holds a control character (a newline in a file name would
- * split the line in two); then quoted with escapes, as git shows such names.
+ * split the line in two) or starts with a double quote (it would read as quoted); then quoted with escapes, as
+ * git shows such names.
  */
 export function shownPath(p: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what is looked for
-  return /[\x00-\x1f\x7f]/.test(p) ? JSON.stringify(p) : p;
+  return /[\x00-\x1f\x7f]/.test(p) || p.startsWith('"') ? JSON.stringify(p) : p;
 }
 
 export const short = (hash: string | null | undefined): string => (hash ? hash.slice(0, 7) : '-');
