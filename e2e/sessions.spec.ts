@@ -236,7 +236,7 @@ test('Record changes on a full disk: the alert says why with its code, until a l
   }
 });
 
-test('Record changes left on, opened on a full disk: the alert says it could not start; switched on again, it records', async ({
+test('Record changes left on, opened on a full disk: the alert says it stopped; switched on again, it records', async ({
   page,
 }) => {
   const why = mountTmpfs(world.home);
@@ -256,7 +256,7 @@ test('Record changes left on, opened on a full disk: the alert says it could not
       await page.goto(served.url);
       const record = page.getByRole('switch', { name: 'Record changes' });
       const failed = page.getByRole('alert', { name: 'Record changes failed' });
-      await expect(failed).toContainText('could not start');
+      await expect(failed).toContainText('Record changes stopped');
       await expect(failed).toContainText('E_NO_SPACE');
       await expect(record).toHaveAttribute('aria-checked', 'false');
 

@@ -2,9 +2,10 @@
  * "Record changes" that cannot record: a real full disk under the data folder (a small tmpfs, which needs root)
  * makes the watcher's checkpoint fail. Every window hears why, with its code (folder-settings events and
  * folderSettings), until a later settle records again — and that checkpoint holds what the failed one missed.
+ * A folder deleted while it records turns it off, saying why.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, type TestContext } from 'vitest';
 import { cleanupTempDirs, makeWorkspace, tempDir } from '../../test/helpers';
@@ -143,6 +144,44 @@ describe('service: Record changes on a full disk', () => {
       }
     } finally {
       await unmountTmpfs(home);
+    }
+  });
+});
+
+describe('service: Record changes when its folder goes', () => {
+  it('deleted while recording: off with E_NOT_FOUND, nothing left running; made again and switched on, it records', async () => {
+    const home = tempDir('retrace-home-');
+    const root = makeWorkspace({ 'app.txt': 'v1\n' });
+    const service = createService({ host: 'serve', dataHome: home, recordQuietMs: 200 });
+    try {
+      const settingsSeen: FolderSettings[] = [];
+      service.subscribe((e: RetraceEvent) => {
+        if (e.type === 'folder-settings') settingsSeen.push(e.settings);
+      });
+      const { id: workspace } = await call(service, 'openWorkspace', { path: root });
+      await call(service, 'setFolderSettings', { workspace, recordChanges: true });
+      rmSync(root, { recursive: true });
+
+      await expect.poll(() => settingsSeen.at(-1)?.recordError?.code, { timeout: 15_000 }).toBe('E_NOT_FOUND');
+      const ended = await call(service, 'folderSettings', { workspace });
+      expect(ended).toMatchObject({ recordChanges: false, recordError: { code: 'E_NOT_FOUND' } });
+      expect(ended.recordError!.message).toContain('was deleted or replaced while it was watched');
+      // The ended watcher's resident git processes were closed with it, not left to their idle timeout.
+      expect(await processesLeftIn(home)).toEqual([]);
+
+      mkdirSync(root);
+      writeFileSync(join(root, 'app.txt'), 'v2\n');
+      await call(service, 'setFolderSettings', { workspace, recordChanges: true });
+      expect(await call(service, 'folderSettings', { workspace })).toEqual({
+        alwaysImport: false,
+        recordChanges: true,
+      });
+      writeFileSync(join(root, 'app.txt'), 'v3\n');
+      const watched = async () =>
+        (await call(service, 'listSessions', { workspace })).find((s) => s.agent === 'watch')?.checkpoints ?? 0;
+      await expect.poll(watched, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    } finally {
+      await service.close();
     }
   });
 });

@@ -377,7 +377,8 @@ export interface FolderSettings {
   recordChanges: boolean;
   /**
    * Why "Record changes" is not recording: with recordChanges on, its last settle failed (it retries at the next);
-   * off, it could not start (when the folder was opened with it left on, or when switched on).
+   * off, it could not start (when the folder was opened with it left on, or when switched on), or it stopped
+   * because the folder was deleted or replaced.
    */
   recordError?: { code: string; message: string };
 }

@@ -3,7 +3,7 @@
  * paths wake nothing, the writer lock is held only while checkpointing, and the idle process costs (almost) no
  * CPU. Checkpoints are counted from the process's own lines and checked in the workspace's log.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/main/engine/lock';
@@ -47,6 +47,8 @@ async function startWatch(ws: string, home: string, extra: string[] = []) {
       child.kill('SIGINT');
       return done;
     },
+    /** Ended by itself (or by the test's timeout). */
+    done,
   };
   running.push(w);
   return w;
@@ -167,6 +169,32 @@ describe('retrace watch', () => {
     const gone = await runCli(['watch', join(tempDir(), 'nope'), '--json'], { home });
     expect([gone.code, errorCode(gone)]).toEqual([1, 'E_NOT_FOUND']);
   }, 60_000);
+
+  it.each([
+    ['deleted', false],
+    ['deleted and made again', true],
+  ])(
+    'the folder %s while watched: watch ends by itself with E_NOT_FOUND',
+    async (_, again) => {
+      const ws = tempDir();
+      const home = tempHome();
+      writeFileSync(join(ws, 'keep.txt'), 'x\n');
+      const w = await startWatch(ws, home, ['--json']);
+      writeFileSync(join(ws, 'keep.txt'), 'y\n');
+      await sleep(QUIET_MS * 3); // one checkpoint (and its baseline) before the folder goes
+      rmSync(ws, { recursive: true });
+      if (again) {
+        // A new folder at the same path, written to at once: the subscription was to the old one and hears nothing.
+        mkdirSync(ws);
+        writeFileSync(join(ws, 'new.txt'), 'n\n');
+      }
+      const r = await Promise.race([w.done, sleep(20_000).then(() => null)]);
+      expect(r, 'watch went on after its folder was gone').not.toBeNull();
+      expect([r!.code, errorCode(r!)]).toEqual([1, 'E_NOT_FOUND']);
+      expect(r!.stdout).toContain('was deleted or replaced while it was watched');
+    },
+    60_000,
+  );
 
   it.skipIf(process.platform !== 'linux')(
     'costs next to no CPU while nothing changes (measured, 5 s)',

@@ -33,7 +33,7 @@ export class ChangeRecorders {
     return this.running.has(workspace);
   }
 
-  /** Why the recorder could not start (it is off), or why its last settle failed (it is on); else undefined. */
+  /** Why the recorder could not start or stopped (it is off), or why its last settle failed (it is on). */
   lastError(workspace: string): ErrorInfo | undefined {
     return this.failures.get(workspace);
   }
@@ -59,6 +59,12 @@ export class ChangeRecorders {
       },
       onSettled: () => {
         if (this.failures.delete(ws.id)) changed();
+      },
+      // The folder was deleted or replaced: off, with why, until switched on again (which watches the folder there).
+      onEnded: (e) => {
+        if (this.running.get(ws.id) === started) this.running.delete(ws.id);
+        this.failures.set(ws.id, toErrorInfo(e));
+        changed();
       },
     });
     this.running.set(ws.id, started);

@@ -2,7 +2,8 @@
  * `retrace watch [DIR] [--session ID] [--quiet-ms N] [--max-wait-ms N]`: checkpoint into a `watch` session
  * whenever file activity in DIR settles (default: 1.5 s of quiet, at most 15 s into a constant trickle), the first
  * one preceded by a baseline of the folder as watching began (watcher.ts). Runs until SIGINT/SIGTERM. People get
- * one line per checkpoint; --json prints one document when it stops.
+ * one line per checkpoint; --json prints one document when it stops. The folder deleted or replaced ends it with
+ * E_NOT_FOUND (watcher.ts).
  */
 import { RetraceError } from '../../../shared/errors';
 import { resolveWorkspace } from '../../engine/workspace';
@@ -26,6 +27,8 @@ export const command: Command = {
     const session = str(ctx.values, 'session');
     const hashes: string[] = [];
     let baseline: string | null = null;
+    let ended: RetraceError | null = null;
+    let stopWaiting = (): void => {};
     const watching = await startWatching({
       ws,
       ...(session !== undefined ? { session } : {}),
@@ -42,13 +45,23 @@ export const command: Command = {
           process.stdout.write(`baseline ${short(c.hash)} in ${c.session}: the folder as watching began\n`);
       },
       onError: (e) => ctx.out.note(`watch: ${e instanceof Error ? e.message : String(e)}`),
+      onEnded: (e) => {
+        ended = e;
+        stopWaiting();
+      },
     });
     ctx.out.note(`watching ${ws.root} (session ${watching.session}); Ctrl+C stops`);
     await new Promise<void>((resolve) => {
+      stopWaiting = resolve;
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
     await watching.stop();
+    // The folder went away: an error, with what was recorded before it, so that a script sees it stop.
+    if (ended) {
+      if (!ctx.json) ctx.out.note(`stopped; ${hashes.length} checkpoint(s) recorded`);
+      throw ended;
+    }
     if (ctx.json)
       ctx.out.result({ workspace: ws.root, session: watching.session, baseline, checkpoints: hashes }, () => '');
     else ctx.out.note(`stopped; ${hashes.length} checkpoint(s) recorded`);

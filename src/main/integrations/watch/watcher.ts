@@ -13,6 +13,7 @@
  * any writer, captures it.
  */
 import watcher from '@parcel/watcher';
+import { stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { MessageMeta, NotCaptured } from '../../../shared/model';
@@ -37,6 +38,11 @@ export interface WatchOptions {
   onError?: (e: unknown) => void;
   /** A settle recorded what it found, or found nothing new to record (after a failure: recording works again). */
   onSettled?: () => void;
+  /**
+   * Watching ended by itself: the folder was deleted, or deleted and made again (the subscription is to the folder
+   * that was, and would hear nothing of the new one). Nothing more is recorded; stop() need not be called.
+   */
+  onEnded?: (e: RetraceError) => void;
 }
 
 export interface WatchCheckpoint {
@@ -89,6 +95,12 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
 
   /** Snapshot under the lock; a checkpoint only when the captured files differ from the last snapshot. */
   const checkpoint = async (): Promise<'done' | 'retry'> => {
+    // Also where no event told of it: a folder made again may even get the old one's inode number, so this alone
+    // would not do.
+    if ((await folderId(ws.root)) !== watched) {
+      end();
+      return 'done';
+    }
     const paths = [...changed].sort();
     changed.clear();
     try {
@@ -140,6 +152,7 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
     ...(opts.onError ? { onError: opts.onError } : {}),
   });
 
+  const watched = await folderId(ws.root);
   // The folder as it is now is the base: the first settle is compared with it, not checkpointed blindly.
   // Best effort: when another writer holds the lock, the first settle checkpoints whatever it finds.
   const startedAt = new Date().toISOString();
@@ -164,6 +177,10 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
       }
       let relevant = false;
       for (const ev of events) {
+        if (ev.type === 'delete' && ev.path === ws.root) {
+          end();
+          return;
+        }
         const rel = relative(ws.root, ev.path).split(sep).join('/');
         if (isIgnoredEvent(rel, dataRel)) continue;
         changed.add(rel);
@@ -174,17 +191,35 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
     watcherIgnores(ws.root, ws.dataHome),
   );
 
-  return {
-    session,
-    checkpoints: () => count,
-    async stop() {
+  let halted: Promise<void> | null = null;
+  const halt = (): Promise<void> =>
+    (halted ??= (async () => {
       await sub.unsubscribe();
       await settler.stop();
       // Its resident git processes stand in the data folder: left to their idle timeout, they kept a folder on a
       // removable disk busy after "Record changes" was switched off.
       await engine.closeShadow();
-    },
-  };
+    })());
+  /** The folder watched is gone: what the subscription hears now is nothing, or nothing of the folder there now. */
+  function end(): void {
+    if (halted) return;
+    // Not awaited: it waits for the settle in progress, which may be the caller.
+    halt().catch(() => {});
+    opts.onEnded?.(
+      new RetraceError(
+        'E_NOT_FOUND',
+        `${ws.root} was deleted or replaced while it was watched; watching stopped (start it again to watch the folder there now)`,
+      ),
+    );
+  }
+
+  return { session, checkpoints: () => count, stop: halt };
+}
+
+/** Which folder is at `root` (device and inode), or null when none is; a folder made again there is another. */
+async function folderId(root: string): Promise<string | null> {
+  const st = await stat(root, { bigint: true }).catch(() => null);
+  return st?.isDirectory() ? `${st.dev}:${st.ino}` : null;
 }
 
 /** The native subscription; a system that refuses one (inotify watch limit, no backend) is a one-line error. */

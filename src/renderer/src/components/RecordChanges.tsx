@@ -27,7 +27,8 @@ export function RecordChanges() {
 /**
  * Why "Record changes" is not recording, with the code, in every window: on, a settle could not record (a full
  * disk, an unreadable file) and it retries at the next, so there is nothing to dismiss until one records; off, it
- * could not start (a folder opened with it left on has nobody else to tell), until it is switched on again.
+ * could not start (a folder opened with it left on has nobody else to tell) or its folder was deleted or replaced,
+ * until it is switched on again.
  */
 export function RecordChangesAlert() {
   const settings = useSessions((s) => s.settings);
@@ -39,7 +40,7 @@ export function RecordChangesAlert() {
       <span className="alert-message">
         {settings.recordChanges
           ? `Record changes could not take a checkpoint: ${message}. It tries again when files next change.`
-          : `Record changes could not start: ${message}. Switch it on to try again.`}
+          : `Record changes stopped: ${message}. Switch it on to try again.`}
       </span>{' '}
       <code className="alert-code">{error.code}</code>
     </div>
