@@ -4,7 +4,7 @@
  * runs. Real processes: the built CLI, the server it starts, real git, temp folders. Every server a test
  * starts is killed.
  */
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
@@ -168,6 +168,34 @@ describe('HTTP hooks', () => {
     expect(a.map((m) => m.role)).toEqual(['user', 'tool', 'tool', 'assistant']);
     expect(b).toEqual(a);
     expect(hookLog(byHttp.home)).toMatch(/ok PostToolUse .* via server/);
+  });
+
+  it('a call made after the agent cd-ed into a subfolder records into the session where it began', async () => {
+    // Claude Code's payload cwd follows the agent's `cd`s; an HTTP hook has no CLAUDE_PROJECT_DIR to go by.
+    const t = turn();
+    mkdirSync(join(t.ws, 'web'));
+    await t.command(PROMPT);
+    const { config } = await httpUp(t.home);
+    writeFileSync(join(t.ws, 'web', 'page.js'), 'export const page = 1;\n');
+    const write = {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_use_id: 'toolu_web',
+      tool_input: { file_path: 'page.js', content: 'export const page = 1;\n' },
+    };
+    expect(await post(config, JSON.stringify({ ...JSON.parse(t.payload(write)), cwd: join(t.ws, 'web') }))).toEqual({
+      status: 200,
+      text: '{}',
+    });
+    const messages = await recorded(t);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'tool']);
+    const shadow = shadowDir(t.home, t.ws);
+    expect(gitAt(shadow, ['ls-tree', '-r', '--name-only', `${messages[1]!.tree}`]).split('\n')).toContain(
+      'web/page.js',
+    );
+    // The subfolder did not become a workspace of its own, with a second half of the session.
+    const inWeb = await runCli(['sessions', '--cwd', join(t.ws, 'web'), '--json'], { home: t.home });
+    expect(inWeb.json).toEqual([]);
   });
 
   it('refuses a wrong or missing secret (403) and an oversized body (413), recording nothing', async () => {

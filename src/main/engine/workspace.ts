@@ -70,12 +70,17 @@ export async function resolveWorkspace(input: string, opts: ResolveWorkspaceOpti
     throw new RetraceError('E_UNREADABLE', `folder is not readable: ${root}`);
   }
 
-  const normalised = caseInsensitive ? root.toLowerCase() : root;
-  const id = `${slug(path.basename(root))}-${createHash('sha256').update(normalised).digest('hex').slice(0, 32)}`;
+  const id = workspaceId(root, caseInsensitive);
   const dataHome = path.resolve(opts.dataHome);
   const dir = path.join(dataHome, 'workspaces', id);
   await writeWorkspaceJson(dir, root, id);
   return { root, id, name: path.basename(root) || root, dir, dataHome, caseInsensitive };
+}
+
+/** A folder's workspace id, from its real path: `${slug(basename)}-${sha256(normalised real path)[0..32]}`. */
+export function workspaceId(root: string, caseInsensitive: boolean): string {
+  const normalised = caseInsensitive ? root.toLowerCase() : root;
+  return `${slug(path.basename(root))}-${createHash('sha256').update(normalised).digest('hex').slice(0, 32)}`;
 }
 
 function fsError(e: unknown, p: string): RetraceError {

@@ -15,7 +15,7 @@ import { stripAnsi } from '../details';
 import type { MessageMeta, Role } from '../../../shared/model';
 import { isValidSessionId } from '../../engine/sessions/ids';
 import { step } from '../../engine/stepTrace';
-import { resolveWorkspace } from '../../engine/workspace';
+import { resolveSessionWorkspace } from '../hooks/sessionWorkspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
 import { arr, obj, str } from './jsonl';
 import { saveOrigin } from './origin';
@@ -67,10 +67,10 @@ export async function handleHook(
   const session = payload.session_id;
   if (!session || !isValidSessionId(session))
     throw new RetraceError('E_INVALID_INPUT', `the hook payload has no usable session_id (${String(session)})`);
-  // The project folder Claude Code was started in; `cwd` follows the agent's `cd`s.
+  // The project folder Claude Code was started in; `cwd` follows the agent's `cd`s (sessionWorkspace.ts).
   const dir = env.CLAUDE_PROJECT_DIR || payload.cwd;
   if (!dir) throw new RetraceError('E_INVALID_INPUT', 'the hook payload names no cwd');
-  const ws = await step('workspace', () => resolveWorkspace(dir, { dataHome: opts.dataHome }));
+  const ws = await step('workspace', () => resolveSessionWorkspace(dir, session, { dataHome: opts.dataHome }));
   // A checkpoint this call cannot record (E_LOCKED after the bounded wait, git failing) is listed as missed (I10).
   const engine = new WorkspaceEngine(ws, {
     actor: 'retrace hook',

@@ -8,8 +8,8 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { MessageMeta, Role } from '../../../shared/model';
 import { isValidSessionId } from '../../engine/sessions/ids';
-import { resolveWorkspace } from '../../engine/workspace';
 import { WorkspaceEngine } from '../../engine/workspaceEngine';
+import { resolveSessionWorkspace } from './sessionWorkspace';
 
 export type HookAgent = 'codex' | 'gemini';
 
@@ -48,7 +48,7 @@ export async function recordHookCall(
   if (!session || !isValidSessionId(session))
     throw new RetraceError('E_INVALID_INPUT', `the hook payload has no usable session_id (${String(session)})`);
   if (!rec.dir) throw new RetraceError('E_INVALID_INPUT', 'the hook payload names no cwd');
-  const ws = await resolveWorkspace(rec.dir, { dataHome: opts.dataHome });
+  const ws = await resolveSessionWorkspace(rec.dir, session, { dataHome: opts.dataHome });
   const engine = new WorkspaceEngine(ws, { actor: 'retrace hook' });
   // A retried call, or a second stop for the same reply (an agent fires its stop hook again when another hook
   // made the turn go on and nothing new was said): recorded already.
