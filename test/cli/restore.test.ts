@@ -2,6 +2,7 @@ import {
   chmodSync,
   existsSync,
   lstatSync,
+  mkdirSync,
   readFileSync,
   readlinkSync,
   rmSync,
@@ -156,6 +157,21 @@ describe('restore and undo', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^retrace: nothing to undo/);
     expect(r.json).toMatchObject({ error: { code: 'E_NOTHING_TO_UNDO' } });
+  });
+
+  it('a project folder deleted by mistake: the error says its checkpoints are kept; made again, it is restored', async () => {
+    const c = await cliJson<{ hash: string }>(['checkpoint'], opts());
+    rmSync(root, { recursive: true });
+    const status = await runCli(['status', '--cwd', root], { home });
+    expect([status.code, status.stderr.trim()]).toEqual([
+      1,
+      `retrace: folder does not exist: ${root} (its sessions and checkpoints are kept: make the folder again, empty, to restore into it)`,
+    ]);
+    mkdirSync(root);
+    const r = await cliJson<Restore>(['restore', c.hash, '--code'], opts());
+    expect(r.changed).toContain('README.md');
+    const since = await cliJson<{ files: unknown[] }>(['diff', c.hash], opts());
+    expect(since.files).toEqual([]);
   });
 
   it('a file name with a newline is one quoted line for people, and as it is in JSON', async () => {

@@ -58,6 +58,17 @@ describe('resolveWorkspace (I7)', () => {
     expect(typeof json.createdAt).toBe('string');
   });
 
+  it('a folder that was a workspace and is gone: E_NOT_FOUND saying its checkpoints are kept', async () => {
+    await fs.mkdir(path.join(tmp, 'was'));
+    await resolveWorkspace(path.join(tmp, 'was'), { dataHome });
+    await fs.rmdir(path.join(tmp, 'was'));
+    const gone = await resolveWorkspace(path.join(tmp, 'was'), { dataHome }).catch((e: RetraceError) => e);
+    expect(gone).toMatchObject({ code: 'E_NOT_FOUND' });
+    expect((gone as RetraceError).message).toContain('its sessions and checkpoints are kept');
+    const never = await resolveWorkspace(path.join(tmp, 'never'), { dataHome }).catch((e: RetraceError) => e);
+    expect((never as RetraceError).message).toBe(`folder does not exist: ${path.join(tmp, 'never')}`);
+  });
+
   it('gives different folders with the same name different ids', async () => {
     await fs.mkdir(path.join(tmp, 'x', 'proj'), { recursive: true });
     const a = await resolveWorkspace(path.join(tmp, 'proj'), { dataHome });

@@ -50,7 +50,7 @@ export async function resolveWorkspace(input: string, opts: ResolveWorkspaceOpti
   try {
     root = realpathSync.native(absolute);
   } catch (e) {
-    throw fsError(e, absolute);
+    throw fsError(e, absolute, (e as NodeJS.ErrnoException).code === 'ENOENT' && wasWorkspace(absolute, opts.dataHome));
   }
   try {
     st = statSync(root);
@@ -83,9 +83,32 @@ export function workspaceId(root: string, caseInsensitive: boolean): string {
   return `${slug(path.basename(root))}-${createHash('sha256').update(normalised).digest('hex').slice(0, 32)}`;
 }
 
-function fsError(e: unknown, p: string): RetraceError {
+/**
+ * Whether a folder that is gone was a workspace: its sessions and checkpoints are still here, and the folder made
+ * again (the same path, so the same id) is that workspace again — a project deleted by mistake can be restored.
+ */
+function wasWorkspace(absolute: string, dataHome: string): boolean {
+  let real: string;
+  try {
+    real = path.join(realpathSync.native(path.dirname(absolute)), path.basename(absolute));
+  } catch {
+    real = absolute;
+  }
+  // Its file system's letter case cannot be probed any more: either id will do.
+  return [false, true].some((ci) =>
+    existsSync(path.join(path.resolve(dataHome), 'workspaces', workspaceId(real, ci), 'workspace.json')),
+  );
+}
+
+function fsError(e: unknown, p: string, wasWorkspace = false): RetraceError {
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return new RetraceError('E_NOT_FOUND', `folder does not exist: ${p}`);
+  if (code === 'ENOENT')
+    return new RetraceError(
+      'E_NOT_FOUND',
+      wasWorkspace
+        ? `folder does not exist: ${p} (its sessions and checkpoints are kept: make the folder again, empty, to restore into it)`
+        : `folder does not exist: ${p}`,
+    );
   if (code === 'ENOTDIR') return new RetraceError('E_NOT_A_DIRECTORY', `not a folder: ${p}`);
   if (code === 'EACCES' || code === 'EPERM') return new RetraceError('E_UNREADABLE', `folder is not readable: ${p}`);
   if (code === 'ELOOP') return new RetraceError('E_NOT_FOUND', `symlink loop: ${p}`);
