@@ -2,7 +2,7 @@
  * Message reading (issue 12, UI.md): a synthetic Claude Code transcript imported through the CLI, read in the
  * region named "Message" through `retrace serve` — a Bash call and what it printed, an edit's patch, a Write's
  * text, thinking (folded), model and tokens, a cut output — by clicks, j/k and the region's own buttons, in
- * both themes.
+ * both themes. And a timeline row's own text: one line cut at the width when a checkpoint line sits below it.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { realpathSync, writeFileSync } from 'node:fs';
@@ -118,5 +118,38 @@ test('the Message region follows both themes', async ({ page }) => {
     }
   } finally {
     await served.stop();
+  }
+});
+
+test('a checkpoint row shows its text on one line cut at the width, not a first word and a hidden file name', async ({
+  page,
+}) => {
+  const own = tempWorld();
+  try {
+    writeFileSync(join(own.dir, 'a.txt'), '1\n');
+    await cli(own, ['message', '--role', 'user', '--text', 'start', '--checkpoint']);
+    writeFileSync(join(own.dir, 'a.txt'), '2\n');
+    const text = `newFileCreated ${'SECURITY_AND_MODULARITY_REPORT_'.repeat(3)}.md`;
+    await cli(own, ['message', '--role', 'tool', '--text', text, '--checkpoint']);
+    const served = await serve(own);
+    try {
+      await page.setViewportSize({ width: 1400, height: 860 });
+      await page.goto(served.url);
+      const excerpt = row(page, /^tool newFileCreated/).locator('.excerpt');
+      await expect(excerpt).toHaveText(text);
+      // One line box: clamped instead, the unbreakable name wrapped whole onto a second line that was cut off.
+      const lineTops = await excerpt.evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
+      expect(lineTops).toBe(1);
+      // Cut at the row's width: the name starts on the line, the rest is elided.
+      expect(await excerpt.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    own.cleanup();
   }
 });
