@@ -50,6 +50,20 @@ function processesIn(dir: string): string[] {
   return out;
 }
 
+/** `root` opened with "Record changes" switched on, and every folder-settings event the windows get from then. */
+async function recording(
+  service: RetraceService,
+  root: string,
+): Promise<{ workspace: string; settingsSeen: FolderSettings[] }> {
+  const settingsSeen: FolderSettings[] = [];
+  service.subscribe((e: RetraceEvent) => {
+    if (e.type === 'folder-settings') settingsSeen.push(e.settings);
+  });
+  const { id: workspace } = await call(service, 'openWorkspace', { path: root });
+  await call(service, 'setFolderSettings', { workspace, recordChanges: true });
+  return { workspace, settingsSeen };
+}
+
 /** A data home on a small disk of its own; the test is skipped, saying why, where none can be mounted. */
 function smallDiskHome(ctx: TestContext): string {
   const home = tempDir('retrace-tmpfs-home-');
@@ -65,12 +79,7 @@ describe('service: Record changes on a full disk', () => {
     const service = createService({ host: 'serve', dataHome: home, recordQuietMs: 200 });
     let left: string[] = [];
     try {
-      const settingsSeen: FolderSettings[] = [];
-      service.subscribe((e: RetraceEvent) => {
-        if (e.type === 'folder-settings') settingsSeen.push(e.settings);
-      });
-      const { id: workspace } = await call(service, 'openWorkspace', { path: root });
-      await call(service, 'setFolderSettings', { workspace, recordChanges: true });
+      const { workspace, settingsSeen } = await recording(service, root);
       fillUp(join(home, 'filler.bin'));
       writeFileSync(join(root, 'data.bin'), randomBytes(64 * 1024)); // incompressible: its blob needs room
 
@@ -154,12 +163,7 @@ describe('service: Record changes when its folder goes', () => {
     const root = makeWorkspace({ 'app.txt': 'v1\n' });
     const service = createService({ host: 'serve', dataHome: home, recordQuietMs: 200 });
     try {
-      const settingsSeen: FolderSettings[] = [];
-      service.subscribe((e: RetraceEvent) => {
-        if (e.type === 'folder-settings') settingsSeen.push(e.settings);
-      });
-      const { id: workspace } = await call(service, 'openWorkspace', { path: root });
-      await call(service, 'setFolderSettings', { workspace, recordChanges: true });
+      const { workspace, settingsSeen } = await recording(service, root);
       rmSync(root, { recursive: true });
 
       await expect.poll(() => settingsSeen.at(-1)?.recordError?.code, { timeout: 15_000 }).toBe('E_NOT_FOUND');
