@@ -141,7 +141,7 @@ test('a checkpoint row shows its text on one line cut at the width, not a first 
       const lineTops = await excerpt.evaluate((el) => {
         const range = document.createRange();
         range.selectNodeContents(el);
-        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
       });
       expect(lineTops).toBe(1);
       // Cut at the row's width: the name starts on the line, the rest is elided.
