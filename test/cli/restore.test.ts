@@ -165,7 +165,7 @@ describe('restore and undo', () => {
     const status = await runCli(['status', '--cwd', root], { home });
     expect([status.code, status.stderr.trim()]).toEqual([
       1,
-      `retrace: folder does not exist: ${root} (its sessions and checkpoints are kept: make the folder again, empty, to restore into it)`,
+      `retrace: folder does not exist: ${root} (its sessions and checkpoints are kept: make the folder again, empty, to restore into it; if it was moved, \`retrace move ${root} NEW\` takes them along)`,
     ]);
     mkdirSync(root);
     const r = await cliJson<Restore>(['restore', c.hash, '--code'], opts());

@@ -50,7 +50,8 @@ export async function resolveWorkspace(input: string, opts: ResolveWorkspaceOpti
   try {
     root = realpathSync.native(absolute);
   } catch (e) {
-    throw fsError(e, absolute, (e as NodeJS.ErrnoException).code === 'ENOENT' && wasWorkspace(absolute, opts.dataHome));
+    const gone = (e as NodeJS.ErrnoException).code === 'ENOENT' && goneWorkspaceDir(absolute, opts.dataHome) !== null;
+    throw fsError(e, absolute, gone);
   }
   try {
     st = statSync(root);
@@ -84,10 +85,11 @@ export function workspaceId(root: string, caseInsensitive: boolean): string {
 }
 
 /**
- * Whether a folder that is gone was a workspace: its sessions and checkpoints are still here, and the folder made
- * again (the same path, so the same id) is that workspace again — a project deleted by mistake can be restored.
+ * The data folder of a folder that is gone, when it was a workspace: its sessions and checkpoints are still there.
+ * The folder made again (the same path, so the same id) is that workspace again — a project deleted by mistake
+ * can be restored — and `retrace move` gives them to the folder it became.
  */
-function wasWorkspace(absolute: string, dataHome: string): boolean {
+export function goneWorkspaceDir(absolute: string, dataHome: string): string | null {
   let real: string;
   try {
     real = path.join(realpathSync.native(path.dirname(absolute)), path.basename(absolute));
@@ -95,9 +97,11 @@ function wasWorkspace(absolute: string, dataHome: string): boolean {
     real = absolute;
   }
   // Its file system's letter case cannot be probed any more: either id will do.
-  return [false, true].some((ci) =>
-    existsSync(path.join(path.resolve(dataHome), 'workspaces', workspaceId(real, ci), 'workspace.json')),
-  );
+  for (const ci of [false, true]) {
+    const dir = path.join(path.resolve(dataHome), 'workspaces', workspaceId(real, ci));
+    if (existsSync(path.join(dir, 'workspace.json'))) return dir;
+  }
+  return null;
 }
 
 function fsError(e: unknown, p: string, wasWorkspace = false): RetraceError {
@@ -106,7 +110,7 @@ function fsError(e: unknown, p: string, wasWorkspace = false): RetraceError {
     return new RetraceError(
       'E_NOT_FOUND',
       wasWorkspace
-        ? `folder does not exist: ${p} (its sessions and checkpoints are kept: make the folder again, empty, to restore into it)`
+        ? `folder does not exist: ${p} (its sessions and checkpoints are kept: make the folder again, empty, to restore into it; if it was moved, \`retrace move ${p} NEW\` takes them along)`
         : `folder does not exist: ${p}`,
     );
   if (code === 'ENOTDIR') return new RetraceError('E_NOT_A_DIRECTORY', `not a folder: ${p}`);

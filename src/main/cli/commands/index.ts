@@ -86,6 +86,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./gc'),
   },
   forget: { summary: 'remove one session and the storage only it uses', load: () => import('./forget') },
+  move: {
+    summary: 'give the history of a folder that was moved or renamed to the folder it is now',
+    load: () => import('./move'),
+  },
   app: { summary: 'open the desktop app (also `retrace` or `retrace DIR`)', load: () => import('./app') },
 };
 

@@ -1,0 +1,116 @@
+/**
+ * `retrace move FROM [TO]`: a project folder that was moved or renamed takes its history along. A workspace's
+ * data folder is named after the folder's path (workspace.ts), so at the new path the sessions, checkpoints and
+ * restores seemed gone; they are still in the data folder of the path that is gone, and this gives that data
+ * folder the new path's name. Nothing in it names the project's own path except workspace.json (the shadow
+ * repository is always run with an explicit work tree, and every other file holds paths relative to the root).
+ *
+ * FROM must be gone (else its history stays with it: open it there), TO must have no sessions of its own (a
+ * data folder that opening it made in passing is replaced). FROM's writer lock is held throughout, so no writer
+ * that still had the old folder open is cut off halfway; TO's while its data folder is looked at and set aside.
+ */
+import { existsSync, promises as fs, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { RetraceError } from '../../shared/errors';
+import { acquireLock, lockPath } from '../engine/lock';
+import { writeFilePrivate } from '../engine/privateFs';
+import { goneWorkspaceDir, resolveWorkspace, type WorkspaceRef } from '../engine/workspace';
+
+export interface MoveResult {
+  from: string;
+  to: string;
+  /** How many sessions came along. */
+  sessions: number;
+}
+
+export async function moveWorkspace(
+  from: string,
+  to: string,
+  opts: { cwd: string; dataHome: string },
+): Promise<MoveResult> {
+  const gone = path.resolve(opts.cwd, from);
+  if (exists(gone))
+    throw new RetraceError(
+      'E_INVALID_INPUT',
+      `${gone} still exists: move takes along the history of a folder that was moved or renamed (its history stays with it)`,
+    );
+  const oldDir = goneWorkspaceDir(gone, opts.dataHome);
+  if (!oldDir) throw new RetraceError('E_NOT_FOUND', `Retrace has no history of ${gone}`);
+  const target = await resolveWorkspace(to, { cwd: opts.cwd, dataHome: opts.dataHome });
+  const was = readRoot(oldDir) ?? gone;
+  const old: WorkspaceRef = { ...target, root: was, id: path.basename(oldDir), dir: oldDir, name: path.basename(was) };
+
+  const lock = await acquireLock(old);
+  let moved = false;
+  try {
+    const aside = await setAside(target);
+    try {
+      await fs.rename(oldDir, target.dir);
+    } catch (e) {
+      await fs.rename(aside, target.dir).catch(() => {});
+      throw new RetraceError('E_DATA_DIR', `cannot move ${oldDir} to ${target.dir}: ${(e as Error).message}`);
+    }
+    moved = true;
+    await fs.rm(aside, { recursive: true, force: true });
+    const json = { root: target.root, id: target.id, movedFrom: was, movedAt: new Date().toISOString() };
+    await writeFilePrivate(path.join(target.dir, 'workspace.json'), JSON.stringify(json, null, 2) + '\n');
+    return { from: was, to: target.root, sessions: sessionCount(target.dir) };
+  } finally {
+    await lock.release();
+    // Our lock file went along with the folder: removed there (only while it is still ours).
+    if (moved && holderToken(lockPath(target)) === lock.token) await fs.rm(lockPath(target), { force: true });
+  }
+}
+
+/**
+ * TO's data folder, made in passing when it was opened (workspace.json, perhaps an empty shadow repository),
+ * moved aside under its writer lock, which goes with it: a session begun there meanwhile is refused instead.
+ */
+async function setAside(target: WorkspaceRef): Promise<string> {
+  const lock = await acquireLock(target);
+  const aside = `${target.dir}.replaced-${process.pid}`;
+  try {
+    const own = sessionCount(target.dir);
+    if (own > 0)
+      throw new RetraceError(
+        'E_INVALID_INPUT',
+        `${target.root} has ${own} Retrace session(s) of its own: move needs a folder with none (forget them first)`,
+      );
+    await fs.rename(target.dir, aside);
+    return aside;
+  } finally {
+    await lock.release(); // its file is in the folder set aside when that worked: nothing to remove then
+  }
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function holderToken(file: string): string | null {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { token?: string }).token ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function readRoot(dir: string): string | null {
+  try {
+    const root = (JSON.parse(readFileSync(path.join(dir, 'workspace.json'), 'utf8')) as { root?: unknown }).root;
+    return typeof root === 'string' ? root : null;
+  } catch {
+    return null;
+  }
+}
+
+function sessionCount(dir: string): number {
+  const sessions = path.join(dir, 'sessions');
+  if (!existsSync(sessions)) return 0;
+  return readdirSync(sessions).filter((n) => n.endsWith('.jsonl')).length;
+}
