@@ -278,6 +278,22 @@ test('a folder that cannot be opened is an alert with its code; the Open folder 
   }
 });
 
+test('a folder with no sessions says how to record one, and how to bring a moved folder its history', async ({
+  page,
+}) => {
+  const empty = tempWorld();
+  const served = await serve(empty);
+  try {
+    await page.goto(served.url);
+    const note = page.locator('.empty-note').filter({ hasText: 'No sessions in this folder yet' });
+    await expect(note).toContainText('No sessions in this folder yet');
+    await expect(note).toContainText('retrace move OLD_PATH');
+  } finally {
+    await served.stop();
+    empty.cleanup();
+  }
+});
+
 test('the timeline follows new messages live while the CLI records', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 860 });
   await page.goto(served.url);

@@ -51,7 +51,8 @@ export function Timeline() {
           <p className="empty-note">
             No sessions in this folder yet. Record one with <code>retrace message</code> and{' '}
             <code>retrace checkpoint</code>, or install the Claude Code hooks with{' '}
-            <code>retrace install claude-code</code>.
+            <code>retrace install claude-code</code>. Moved or renamed this folder? <code>retrace move OLD_PATH</code>{' '}
+            run here brings its history along.
           </p>
         )}
         {total > 0 && scrollBox ? (
