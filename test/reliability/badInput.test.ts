@@ -684,6 +684,20 @@ const rows: Row[] = [
       },
     },
   },
+  {
+    name: 'move from a folder that still exists (its history stays with it)',
+    prepared: true,
+    args: (c) => ['move', c.ws, c.scratch],
+    expect: { code: 'E_INVALID_INPUT', exit: 1 },
+    unchanged: ['workspace', 'data'],
+  },
+  {
+    name: 'move from a folder Retrace never knew',
+    prepared: true,
+    args: (c) => ['move', join(c.scratch, 'never-here')],
+    expect: { code: 'E_NOT_FOUND', exit: 1 },
+    unchanged: ['workspace', 'data'],
+  },
   // ---- the command line ---------------------------------------------------------------------------------
   {
     name: 'an unknown command',
