@@ -379,7 +379,8 @@ async function clearStagedLocks(ws: WorkspaceRef): Promise<RecoveryReport[]> {
 }
 
 /** The token in the lock file now (null: none, or not ours to read). */
-function lockToken(file: string): string | null {
+/** The token of whoever holds the lock file now (null: none, or unreadable). */
+export function lockToken(file: string): string | null {
   try {
     return (JSON.parse(readFileSync(file, 'utf8')) as LockInfo).token ?? null;
   } catch {

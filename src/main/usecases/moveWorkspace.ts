@@ -12,7 +12,7 @@
 import { existsSync, promises as fs, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../shared/errors';
-import { acquireLock, lockPath } from '../engine/lock';
+import { acquireLock, lockPath, lockToken } from '../engine/lock';
 import { writeFilePrivate } from '../engine/privateFs';
 import { goneWorkspaceDir, resolveWorkspace, type WorkspaceRef } from '../engine/workspace';
 
@@ -58,7 +58,7 @@ export async function moveWorkspace(
   } finally {
     await lock.release();
     // Our lock file went along with the folder: removed there (only while it is still ours).
-    if (moved && holderToken(lockPath(target)) === lock.token) await fs.rm(lockPath(target), { force: true });
+    if (moved && lockToken(lockPath(target)) === lock.token) await fs.rm(lockPath(target), { force: true });
   }
 }
 
@@ -89,14 +89,6 @@ function exists(p: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function holderToken(file: string): string | null {
-  try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { token?: string }).token ?? null;
-  } catch {
-    return null;
   }
 }
 
