@@ -5,8 +5,8 @@
  */
 import { shoot } from './support/screenshots';
 import { expect, test, type Page } from '@playwright/test';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { cli, serve, tempWorld, type Served, type TempWorld } from './support/retrace';
 
 const GREET_V1 = "export function greet() {\n  return 'hello';\n}\n";
@@ -291,6 +291,38 @@ test('a folder with no sessions says how to record one, and how to bring a moved
   } finally {
     await served.stop();
     empty.cleanup();
+  }
+});
+
+test("a folder that was renamed: the empty timeline offers the old path's history, and one click brings it", async ({
+  page,
+}) => {
+  const moved = tempWorld();
+  const parent = dirname(moved.dir);
+  const before = join(parent, `${basename(moved.dir)}-before`);
+  try {
+    renameSync(moved.dir, before);
+    writeFileSync(join(before, 'a.txt'), 'one\n');
+    await cli({ ...moved, dir: before }, ['message', '--role', 'user', '--text', 'Recorded before the rename']);
+    await cli({ ...moved, dir: before }, ['checkpoint']);
+    renameSync(before, moved.dir);
+    const served = await serve(moved);
+    try {
+      await page.goto(served.url);
+      const offer = page.getByRole('group', { name: 'Histories of moved folders' });
+      const bring = offer.getByRole('button', { name: `Bring the history of ${before} (1 session)` });
+      await expect(bring).toBeVisible();
+      await bring.click();
+      await expect(page.getByRole('list', { name: 'Timeline' })).toContainText('Recorded before the rename');
+      await expect(offer).toHaveCount(0);
+      // The restore works at the new path: the folder's one checkpoint is selected, nothing differs from it.
+      await expect(page.getByRole('button', { name: 'Restore code' })).toBeEnabled();
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    rmSync(before, { recursive: true, force: true });
+    moved.cleanup();
   }
 });
 

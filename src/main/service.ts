@@ -35,7 +35,7 @@ import {
   type RetraceHandlers,
 } from '../shared/contract';
 import { RetraceError } from '../shared/errors';
-import type { CheckpointRef, DiffSummary, RetraceEvent, WorkspaceInfo } from '../shared/model';
+import type { CheckpointRef, DiffSummary, MoveResult, RetraceEvent, WorkspaceInfo } from '../shared/model';
 import { newestSession } from '../shared/newestSession';
 import { capture, type Result } from '../shared/result';
 import { resolveDataHome } from './engine/dataHome';
@@ -62,6 +62,7 @@ import { applyHunk, revertStep } from './usecases/revert';
 import { blame } from './usecases/blame';
 import { labelCheckpoint, withLabels } from './usecases/label';
 import { search } from './usecases/search';
+import { movedHistories, moveWorkspace } from './usecases/moveWorkspace';
 
 export interface ServiceOptions {
   host: 'electron' | 'serve';
@@ -299,6 +300,8 @@ class Service implements RetraceService {
         blame(await this.engine(workspace), path, session !== undefined ? { session } : {}),
       search: async ({ workspace, ...req }) => search(await this.engine(workspace), req),
       label: async ({ workspace, target, text }) => labelCheckpoint(await this.engine(workspace), target, text),
+      movedHistories: async ({ workspace }) => movedHistories((await this.engine(workspace)).ws),
+      moveHistory: async ({ workspace, from }) => this.moveHistory(workspace, from),
     };
   }
 
@@ -451,6 +454,30 @@ class Service implements RetraceService {
     }
     await this.rememberRecent(ws.root);
     return { id: ws.id, root: ws.root, name: ws.name };
+  }
+
+  /** `retrace move FROM` into an open folder: what this process holds of its data folder first let go of. */
+  private async moveHistory(workspace: string, from: string): Promise<MoveResult> {
+    const { ws } = await this.engine(workspace);
+    await this.letGo(workspace);
+    try {
+      return await moveWorkspace(from, ws.root, { cwd: ws.root, dataHome: this.dataHome });
+    } finally {
+      // Opened afresh: the history that came along, or, when the move failed, the folder as it was.
+      await this.open(ws.root);
+      this.emit({ type: 'sessions-changed', workspace });
+    }
+  }
+
+  /** Stop following, recording and reading a workspace's data folder (the move sets it aside). */
+  private async letGo(id: string): Promise<void> {
+    await this.recorders.stop(id);
+    for (const w of this.watchers.get(id) ?? []) w.close();
+    this.watchers.delete(id);
+    await this.engines.get(id)?.closeShadow();
+    this.engines.delete(id);
+    this.prepared.delete(id);
+    for (const key of [...this.diffCache.keys()]) if (key.startsWith(`${id}:`)) this.diffCache.delete(key);
   }
 
   private newEngine(ws: Awaited<ReturnType<typeof resolveWorkspace>>): WorkspaceEngine {

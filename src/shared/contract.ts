@@ -19,6 +19,8 @@ import type {
   FoundSessionInfo,
   LabelResult,
   GcResult,
+  MovedHistory,
+  MoveResult,
   Message,
   RestoreEntry,
   RestoreResult,
@@ -187,6 +189,10 @@ export const requestSchemas = {
   }),
   /** `text` null removes the checkpoint's label. */
   label: z.object({ workspace: workspaceId, target: checkpointSpec, text: z.string().max(2000).nullable() }),
+  /** Folders that are gone and had sessions: a folder moved or renamed may be one of them (`retrace move`). */
+  movedHistories: z.object({ workspace: workspaceId }),
+  /** `retrace move FROM` into this folder: `from` must be one that is gone, and this folder must have no sessions. */
+  moveHistory: z.object({ workspace: workspaceId, from: z.string().min(1).max(4096) }),
   // `satisfies` on the literal: a method without a schema, or a schema without a method, fails to compile.
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
@@ -242,6 +248,8 @@ export interface ApiResults {
   blame: BlameResult;
   search: SearchResult;
   label: LabelResult;
+  movedHistories: MovedHistory[];
+  moveHistory: MoveResult;
 }
 
 /** What the renderer sees (window.retrace in Electron, a WebSocket client under serve). */

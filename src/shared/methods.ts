@@ -33,6 +33,8 @@ export const API_METHODS = [
   'blame',
   'search',
   'label',
+  'movedHistories',
+  'moveHistory',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

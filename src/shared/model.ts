@@ -12,6 +12,21 @@ export type Hash = string;
 /** "working" names the files as they are on disk now. */
 export type DiffSide = Hash | 'working';
 
+/** The history of a folder that is gone: perhaps the one this folder was before it was moved or renamed. */
+export interface MovedHistory {
+  /** The folder's path when it was recorded. */
+  root: string;
+  sessions: number;
+}
+
+/** What `retrace move` (and moveHistory) did. */
+export interface MoveResult {
+  from: string;
+  to: string;
+  /** How many sessions came along. */
+  sessions: number;
+}
+
 export interface WorkspaceInfo {
   /** Collision-resistant id derived from the real path. */
   id: string;

@@ -12,16 +12,10 @@
 import { existsSync, promises as fs, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../shared/errors';
+import type { MovedHistory, MoveResult } from '../../shared/model';
 import { acquireLock, lockPath, lockToken } from '../engine/lock';
 import { writeFilePrivate } from '../engine/privateFs';
 import { goneWorkspaceDir, resolveWorkspace, type WorkspaceRef } from '../engine/workspace';
-
-export interface MoveResult {
-  from: string;
-  to: string;
-  /** How many sessions came along. */
-  sessions: number;
-}
 
 export async function moveWorkspace(
   from: string,
@@ -81,6 +75,33 @@ async function setAside(target: WorkspaceRef): Promise<string> {
   } finally {
     await lock.release(); // its file is in the folder set aside when that worked: nothing to remove then
   }
+}
+
+/** How many folders movedHistories lists at most. */
+const MOVED_MAX = 5;
+
+/**
+ * Histories of folders that are gone, for a folder with none of its own to take one along: those of the same
+ * name first (a folder moved elsewhere), then the most sessions. Read from each data folder's workspace.json.
+ */
+export function movedHistories(ws: WorkspaceRef): MovedHistory[] {
+  const workspaces = path.join(ws.dataHome, 'workspaces');
+  let names: string[];
+  try {
+    names = readdirSync(workspaces);
+  } catch {
+    return [];
+  }
+  const found: MovedHistory[] = [];
+  for (const name of names) {
+    const dir = path.join(workspaces, name);
+    const root = readRoot(dir);
+    if (!root || root === ws.root || exists(root)) continue;
+    const sessions = sessionCount(dir);
+    if (sessions > 0) found.push({ root, sessions });
+  }
+  const sameName = (h: MovedHistory): number => (path.basename(h.root) === ws.name ? 0 : 1);
+  return found.sort((a, b) => sameName(a) - sameName(b) || b.sessions - a.sessions).slice(0, MOVED_MAX);
 }
 
 function exists(p: string): boolean {

@@ -4,6 +4,7 @@ import type { Message, Role } from '../../../shared/model';
 import { excerpt, formatTime } from '../format';
 import { ensureBaseline, ensureRange, select, toggleShowHidden, useStore } from '../store';
 import { plural, shortHash } from '../store/describe';
+import { MovedHistories } from './MovedHistories';
 import { PulledNote } from './PulledNote';
 import { useSearch } from '../store/search';
 import { SearchBar } from './SearchBar';
@@ -55,6 +56,7 @@ export function Timeline() {
             run here brings its history along.
           </p>
         )}
+        {total === 0 && sessionId === null && <MovedHistories />}
         {total > 0 && scrollBox ? (
           // A session's list is laid out afresh when it first has rows, already scrolled to its selected row.
           <TimelineRows key={sessionId} scrollBox={scrollBox} atBottom={atBottom} />
