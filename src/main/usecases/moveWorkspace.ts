@@ -1,5 +1,6 @@
 /**
- * `retrace move FROM [TO]`: a project folder that was moved or renamed takes its history along. A workspace's
+ * `retrace move FROM [TO]`, and the app's "Bring the history of …" (service.moveHistory, listed by
+ * movedHistories): a project folder that was moved or renamed takes its history along. A workspace's
  * data folder is named after the folder's path (workspace.ts), so at the new path the sessions, checkpoints and
  * restores seemed gone; they are still in the data folder of the path that is gone, and this gives that data
  * folder the new path's name. Nothing in it names the project's own path except workspace.json (the shadow
