@@ -326,6 +326,32 @@ test("a folder that was renamed: the empty timeline offers the old path's histor
   }
 });
 
+test('a window open on the renamed folder follows a retrace move run in a terminal, with no reload', async ({
+  page,
+}) => {
+  const moved = tempWorld();
+  const before = join(dirname(moved.dir), `${basename(moved.dir)}-before`);
+  try {
+    renameSync(moved.dir, before);
+    writeFileSync(join(before, 'a.txt'), 'one\n');
+    await cli({ ...moved, dir: before }, ['message', '--role', 'user', '--text', 'Recorded before the rename']);
+    await cli({ ...moved, dir: before }, ['checkpoint']);
+    renameSync(before, moved.dir);
+    const served = await serve(moved);
+    try {
+      await page.goto(served.url);
+      await expect(page.getByRole('group', { name: 'Histories of moved folders' })).toBeVisible();
+      await cli(moved, ['move', before]);
+      await expect(page.getByRole('list', { name: 'Timeline' })).toContainText('Recorded before the rename');
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    rmSync(before, { recursive: true, force: true });
+    moved.cleanup();
+  }
+});
+
 test('the timeline follows new messages live while the CLI records', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 860 });
   await page.goto(served.url);

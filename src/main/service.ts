@@ -21,9 +21,9 @@
  * Requests name a workspace by id; openWorkspace gives the id. Paths in requests are workspace-relative
  * ('/'-separated); absolute paths, `..` and routes out through symlinks are refused (E_PATH_OUTSIDE_WORKSPACE).
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { readFile, rename } from 'node:fs/promises';
-import { join, resolve as resolvePath } from 'node:path';
+import { basename, join, resolve as resolvePath } from 'node:path';
 import {
   API_METHODS,
   requestSchemas,
@@ -469,6 +469,25 @@ class Service implements RetraceService {
     }
   }
 
+  /**
+   * The data folder itself was moved away: `retrace move` into this folder from a terminal sets it aside and puts
+   * the moved history in its place. Follow the one that is there now, once it is (opening makes a data folder
+   * where there is none, and one made in between would be in the move's way).
+   */
+  private async dataFolderMoved(id: string, dir: string): Promise<void> {
+    const root = this.engines.get(id)?.ws.root;
+    if (!root) return;
+    await this.letGo(id);
+    for (let i = 0; i < 40 && !existsSync(join(dir, 'workspace.json')); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    try {
+      await this.open(root);
+    } catch {
+      return; // the folder went away too: the window's next request says so
+    }
+    this.emit({ type: 'sessions-changed', workspace: id });
+  }
+
   /** Stop following, recording and reading a workspace's data folder (the move sets it aside). */
   private async letGo(id: string): Promise<void> {
     await this.recorders.stop(id);
@@ -573,6 +592,10 @@ class Service implements RetraceService {
       list.push(
         watch(dir, (_event, name) => {
           const n = name?.toString();
+          if (n === basename(dir)) {
+            void this.dataFolderMoved(id, dir);
+            return;
+          }
           if (n === 'ledger.jsonl') restored = true;
           else if (n === FOLDER_SETTINGS_FILE) settingsChanged = true;
           else return;

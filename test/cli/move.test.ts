@@ -51,7 +51,7 @@ describe('retrace move', () => {
     expect((await runCli(['status', '--cwd', from], { home })).stderr).not.toContain('kept');
   });
 
-  it('bad input changes nothing: FROM still there, FROM never tracked, TO with sessions of its own, TO missing', async () => {
+  it('bad input changes nothing: FROM still there, FROM never tracked, TO with sessions or restores, TO missing', async () => {
     const { home, from, to } = await renamedProject();
     const before = readdirSync(join(home, 'workspaces')).sort();
     const still = await runCli(['move', to, from, '--json'], { home });
@@ -64,9 +64,19 @@ describe('retrace move', () => {
     expect([taken.code, errorCode(taken)]).toEqual([1, 'E_INVALID_INPUT']);
     const missing = await runCli(['move', from, join(tempDir(), 'nope'), '--json'], { home });
     expect([missing.code, errorCode(missing)]).toEqual([1, 'E_NOT_FOUND']);
-    // Every data folder as it was (plus busy's), none set aside and left behind.
+    // A folder whose sessions were forgotten but whose restores' safety checkpoints are kept: not replaced either.
+    const restored = tempDir('retrace-move-restored-');
+    writeFileSync(join(restored, 'f.txt'), '1\n');
+    const c = await cliJson<{ hash: string; session: string }>(['checkpoint'], { home, cwd: restored });
+    writeFileSync(join(restored, 'f.txt'), '2\n');
+    await cliJson(['restore', c.hash, '--code'], { home, cwd: restored });
+    await cliJson(['forget', c.session, '--force'], { home, cwd: restored });
+    const kept = await runCli(['move', from, restored, '--json'], { home });
+    expect([kept.code, errorCode(kept)]).toEqual([1, 'E_INVALID_INPUT']);
+    expect(kept.stdout).toContain('restores of its own');
+    // Every data folder as it was (plus busy's and restored's), none set aside and left behind.
     const after = readdirSync(join(home, 'workspaces')).sort();
-    expect(after.filter((d) => !before.includes(d))).toHaveLength(1);
+    expect(after.filter((d) => !before.includes(d))).toHaveLength(2);
     expect(after.some((d) => d.includes('.replaced-'))).toBe(false);
     expect((await cliJson<{ sessions: number }>(['status'], { home, cwd: busy })).sessions).toBe(1);
     expect(

@@ -103,6 +103,8 @@ export const TEST_HOOK_POINTS = [
   'apply:after-rename',
   'apply:before-put-back',
   'apply:before-drop-created',
+  // `retrace move`: the new folder's data folder set aside, the moved one not yet in its place.
+  'move:after-aside',
 ] as const;
 export type TestHookPoint = (typeof TEST_HOOK_POINTS)[number];
 type TestHook = (target: string) => void | Promise<void>;

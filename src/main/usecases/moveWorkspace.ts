@@ -10,10 +10,11 @@
  * data folder that opening it made in passing is replaced). FROM's writer lock is held throughout, so no writer
  * that still had the old folder open is cut off halfway; TO's while its data folder is looked at and set aside.
  */
-import { existsSync, promises as fs, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, promises as fs, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { RetraceError } from '../../shared/errors';
 import type { MovedHistory, MoveResult } from '../../shared/model';
+import { testHook } from '../engine/faults';
 import { acquireLock, lockPath, lockToken } from '../engine/lock';
 import { writeFilePrivate } from '../engine/privateFs';
 import { goneWorkspaceDir, resolveWorkspace, type WorkspaceRef } from '../engine/workspace';
@@ -37,16 +38,24 @@ export async function moveWorkspace(
 
   const lock = await acquireLock(old);
   let moved = false;
+  const asides: string[] = [];
   try {
-    const aside = await setAside(target);
-    try {
-      await fs.rename(oldDir, target.dir);
-    } catch (e) {
-      await fs.rename(aside, target.dir).catch(() => {});
-      throw new RetraceError('E_DATA_DIR', `cannot move ${oldDir} to ${target.dir}: ${(e as Error).message}`);
+    for (let attempt = 1; !moved; attempt++) {
+      asides.push(await setAside(target, attempt));
+      await testHook('move:after-aside', target.dir);
+      try {
+        await fs.rename(oldDir, target.dir);
+        moved = true;
+      } catch (e) {
+        // Made again meanwhile by someone opening the folder (a window that follows it): set that one aside too.
+        const code = (e as NodeJS.ErrnoException).code;
+        if ((code === 'ENOTEMPTY' || code === 'EEXIST') && attempt < 3) continue;
+        await fs.rename(asides[0]!, target.dir).catch(() => {});
+        for (const aside of asides.slice(1)) await fs.rm(aside, { recursive: true, force: true });
+        throw new RetraceError('E_DATA_DIR', `cannot move ${oldDir} to ${target.dir}: ${(e as Error).message}`);
+      }
     }
-    moved = true;
-    await fs.rm(aside, { recursive: true, force: true });
+    for (const aside of asides) await fs.rm(aside, { recursive: true, force: true });
     const json = { root: target.root, id: target.id, movedFrom: was, movedAt: new Date().toISOString() };
     await writeFilePrivate(path.join(target.dir, 'workspace.json'), JSON.stringify(json, null, 2) + '\n');
     return { from: was, to: target.root, sessions: sessionCount(target.dir) };
@@ -61,15 +70,21 @@ export async function moveWorkspace(
  * TO's data folder, made in passing when it was opened (workspace.json, perhaps an empty shadow repository),
  * moved aside under its writer lock, which goes with it: a session begun there meanwhile is refused instead.
  */
-async function setAside(target: WorkspaceRef): Promise<string> {
+async function setAside(target: WorkspaceRef, attempt: number): Promise<string> {
   const lock = await acquireLock(target);
-  const aside = `${target.dir}.replaced-${process.pid}`;
+  const aside = `${target.dir}.replaced-${process.pid}-${attempt}`;
   try {
     const own = sessionCount(target.dir);
     if (own > 0)
       throw new RetraceError(
         'E_INVALID_INPUT',
         `${target.root} has ${own} Retrace session(s) of its own: move needs a folder with none (forget them first)`,
+      );
+    // Restores of forgotten sessions: their safety checkpoints still hold files of the folder.
+    if (hasRestores(target.dir))
+      throw new RetraceError(
+        'E_INVALID_INPUT',
+        `${target.root} has Retrace restores of its own (their safety checkpoints are kept): move needs a folder with none`,
       );
     await fs.rename(target.dir, aside);
     return aside;
@@ -120,6 +135,14 @@ function readRoot(dir: string): string | null {
     return typeof root === 'string' ? root : null;
   } catch {
     return null;
+  }
+}
+
+function hasRestores(dir: string): boolean {
+  try {
+    return statSync(path.join(dir, 'ledger.jsonl')).size > 0;
+  } catch {
+    return false;
   }
 }
 
