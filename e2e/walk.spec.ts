@@ -294,18 +294,23 @@ test('a folder with no sessions says how to record one, and how to bring a moved
   }
 });
 
+/** A world whose folder recorded one message and checkpoint at `before`, then was renamed to `moved.dir`. */
+async function renamedAfterRecording(): Promise<{ moved: TempWorld; before: string }> {
+  const moved = tempWorld();
+  const before = join(dirname(moved.dir), `${basename(moved.dir)}-before`);
+  renameSync(moved.dir, before);
+  writeFileSync(join(before, 'a.txt'), 'one\n');
+  await cli({ ...moved, dir: before }, ['message', '--role', 'user', '--text', 'Recorded before the rename']);
+  await cli({ ...moved, dir: before }, ['checkpoint']);
+  renameSync(before, moved.dir);
+  return { moved, before };
+}
+
 test("a folder that was renamed: the empty timeline offers the old path's history, and one click brings it", async ({
   page,
 }) => {
-  const moved = tempWorld();
-  const parent = dirname(moved.dir);
-  const before = join(parent, `${basename(moved.dir)}-before`);
+  const { moved, before } = await renamedAfterRecording();
   try {
-    renameSync(moved.dir, before);
-    writeFileSync(join(before, 'a.txt'), 'one\n');
-    await cli({ ...moved, dir: before }, ['message', '--role', 'user', '--text', 'Recorded before the rename']);
-    await cli({ ...moved, dir: before }, ['checkpoint']);
-    renameSync(before, moved.dir);
     const served = await serve(moved);
     try {
       await page.goto(served.url);
@@ -315,7 +320,7 @@ test("a folder that was renamed: the empty timeline offers the old path's histor
       await bring.click();
       await expect(page.getByRole('list', { name: 'Timeline' })).toContainText('Recorded before the rename');
       await expect(offer).toHaveCount(0);
-      // The restore works at the new path: the folder's one checkpoint is selected, nothing differs from it.
+      // Its checkpoint is selected at the new path: a restore is offered.
       await expect(page.getByRole('button', { name: 'Restore code' })).toBeEnabled();
     } finally {
       await served.stop();
@@ -329,14 +334,8 @@ test("a folder that was renamed: the empty timeline offers the old path's histor
 test('a window open on the renamed folder follows a retrace move run in a terminal, with no reload', async ({
   page,
 }) => {
-  const moved = tempWorld();
-  const before = join(dirname(moved.dir), `${basename(moved.dir)}-before`);
+  const { moved, before } = await renamedAfterRecording();
   try {
-    renameSync(moved.dir, before);
-    writeFileSync(join(before, 'a.txt'), 'one\n');
-    await cli({ ...moved, dir: before }, ['message', '--role', 'user', '--text', 'Recorded before the rename']);
-    await cli({ ...moved, dir: before }, ['checkpoint']);
-    renameSync(before, moved.dir);
     const served = await serve(moved);
     try {
       await page.goto(served.url);
