@@ -70,6 +70,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   if (t.codeTree) {
     for (let attempt = 1; ; attempt++) {
       const startedNs = nowNs();
+      if (attempt === 1 && typeof t.codeTree === 'string') void shadow.planAhead(t.codeTree);
       const snap = await step('snapshot', () => shadow.snapshotTree());
       if (typeof t.codeTree === 'function') codeTree = await t.codeTree(snap.tree);
       const plan: RestorePlan = await step('plan', () => shadow.planRestore(snap.tree, codeTree!, t.paths));

@@ -41,7 +41,7 @@ import { stageRestored } from './stageRestored';
 import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
 import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress, type SnapshotResult } from './snapshot';
-import { adoptFullScan, checkScan, forceFullScan, readStateText, refreshDue } from './warmScope';
+import { adoptFullScan, checkScan, forceFullScan, readStateText, refreshDue, unchangedTree } from './warmScope';
 import { withPrivateIndex } from './privateIndex';
 import { makeTag, tagSubjects } from '../git/tags';
 import { dirBytes } from '../storage/dirBytes';
@@ -90,6 +90,8 @@ export class ShadowRepo {
   private readonly differ: ResidentDiffTree<FileChange[]> | null;
   /** Restore plans' whole-tree diffs (started by the first restore; stops by itself when idle). */
   private readonly rawDiffer: ResidentDiffTree<RawChange[]> | null;
+  /** A restore plan's diff asked for while its safety snapshot runs (planAhead), taken by the plan it was for. */
+  private planDiffAhead: { from: string; to: string; changes: Promise<RawChange[]> } | null = null;
   /** refs/retrace/… read and moved in-process with git's lock protocol (git for anything unusual). */
   private readonly refs: LooseRefs;
   /** The runner with git's fsyncs off, for snapshots whose caller syncs the file system (snapshotTree syncLater). */
@@ -452,12 +454,37 @@ export class ShadowRepo {
     return ObjectReader.open(this.git);
   }
 
+  /**
+   * Ask for the diff a restore to `toTree` will plan from while its safety snapshot still scans the folder
+   * (issue 15: the scan is a git process, this process waits meanwhile). Most often nothing changed since the last
+   * snapshot, which then names the tree it named before; two trees' diff never changes. The plan takes it only
+   * when the snapshot did name that tree (planRestore). Never throws.
+   */
+  async planAhead(toTree: string): Promise<void> {
+    const rawDiffer = this.rawDiffer;
+    if (!rawDiffer) return;
+    try {
+      const from = unchangedTree(await checkScan(this.gitDir));
+      if (!from) return;
+      const to = await this.treeOf(toTree);
+      const changes = rawDiffer.diff(from, to);
+      changes.catch(() => {}); // the plan asks again
+      this.planDiffAhead = { from, to, changes };
+    } catch {
+      // only a head start: the plan asks for itself
+    }
+  }
+
   async planRestore(fromTree: string, toTree: string, paths?: string[]): Promise<RestorePlan> {
     const [a, b] = await Promise.all([this.treeOf(fromTree), this.treeOf(toTree)]);
     const rawDiffer = this.rawDiffer;
+    const ahead = this.planDiffAhead;
+    this.planDiffAhead = null;
+    const rawDiff = (x: string, y: string): Promise<RawChange[]> =>
+      ahead?.from === x && ahead.to === y ? ahead.changes.catch(() => rawDiffer!.diff(x, y)) : rawDiffer!.diff(x, y);
     const readers = {
       objects: this.objects,
-      ...(rawDiffer ? { rawDiff: (x: string, y: string) => rawDiffer.diff(x, y) } : {}),
+      ...(rawDiffer ? { rawDiff } : {}),
     };
     return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths, this.ws.caseInsensitive, readers));
   }
