@@ -285,3 +285,53 @@ describe('durability order: a restore (I11, the restore half)', () => {
     },
   );
 });
+
+describe('durability order: the safety checkpoint of a restore before its journal (I8, I9)', () => {
+  /**
+   * The safety commit and the modes file are written unsynced and made durable in the journal's own round
+   * (transaction.ts): each is fsynced, then its folder, all before the journal is renamed into place; the journal's
+   * folder is synced before the first file of the folder is created; the safety ref only once its commit is on disk.
+   * A journal on disk must never name a safety commit a crash could still lose: its rollback would have nothing to
+   * go back to.
+   */
+  it.skipIf(!hasStrace)(
+    'commit and modes, with their folders, then the journal, then the folder and the ref',
+    async () => {
+      const root = makeWorkspace({ 'a.txt': 'one\n', 'src/b.txt': 'bee\n' });
+      const home = tempHome();
+      const first = (await cliJson(['checkpoint', '--session', 's'], { home, cwd: root })) as { hash: string };
+      writeFileSync(join(root, 'a.txt'), 'two\n');
+      await cliJson(['checkpoint', '--session', 's'], { home, cwd: root });
+      const calls = traced(['restore', first.hash, '--code'], { home, cwd: root, creates: true });
+      const all = calls.join('\n');
+      const modes = /fsync\(\d+<([^>]*)\/restores\/([^/>]+)\.modes\.json>/.exec(all);
+      expect(modes, all).not.toBeNull();
+      const [, wsDir, rid] = modes!;
+      const commit = readFileSync(join(wsDir!, 'shadow.git', 'refs', 'retrace', 'safety', rid!), 'utf8').trim();
+      const objectDir = join(wsDir!, 'shadow.git', 'objects', commit.slice(0, 2));
+      const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const synced = (p: string): number => syncDone(calls, firstIndex(calls, new RegExp(`fsync\\(\\d+<${esc(p)}>`)));
+      const journalPlaced = firstIndex(calls, /rename[a-z0-9]*\(.*journal\.json\.\d+\.tmp.*journal\.json>?"?,?/);
+      const journalFolder = syncDone(
+        calls,
+        calls.findIndex((l, i) => i > journalPlaced && new RegExp(`fsync\\(\\d+<${esc(wsDir!)}>`).test(l)),
+      );
+      const firstSideFile = firstIndex(calls, /openat\(.*\.~rt-[^.>]+\.new.*O_CREAT/);
+      const refPlaced = firstIndex(calls, new RegExp(`rename[a-z0-9]*\\(.*refs/retrace/safety/${esc(rid!)}\\.lock`));
+      expect(journalPlaced, all).toBeGreaterThan(0);
+      for (const [what, at] of [
+        ['the safety commit', synced(join(objectDir, commit.slice(2)))],
+        ['its folder', synced(objectDir)],
+        ['the modes file', synced(join(wsDir!, 'restores', `${rid!}.modes.json`))],
+        ['the restores folder', synced(join(wsDir!, 'restores'))],
+      ] as const) {
+        expect(at, `${what} is synced: ${all}`).toBeGreaterThanOrEqual(0);
+        expect(at, `${what} is on disk before the journal is renamed into place`).toBeLessThan(journalPlaced);
+      }
+      expect(journalFolder, 'the journal folder is synced after its rename').toBeGreaterThan(journalPlaced);
+      expect(firstSideFile, 'the restore writes a file').toBeGreaterThan(0);
+      expect(journalFolder, 'the journal is on disk before the folder is touched').toBeLessThan(firstSideFile);
+      expect(refPlaced, 'the safety ref is moved after its commit is on disk').toBeGreaterThan(journalPlaced);
+    },
+  );
+});

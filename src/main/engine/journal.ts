@@ -78,8 +78,17 @@ export class Journal {
    * write(), with files written without a sync (a checkpoint's objects and the folders that got them) made
    * durable in the same round (syncFs.ts syncRound): their fsyncs and the journal's at once, the rename, then every
    * folder's at once — one wait for the disk where objects and journal in turn cost two (issue 15).
+   *
+   * `firstDurable`: what `also` lists is on disk, folders included, before the journal is renamed into place, then
+   * the journal's folder is synced — one wait more. A restore's journal must never name a safety commit that a crash
+   * could still lose: its rollback would have nothing to go back to. A checkpoint's journal only ever leads to a log
+   * line written after this returns, so it need not wait.
    */
-  async writeWith(record: JournalRecord, also: { files: readonly string[]; dirs: readonly string[] }): Promise<void> {
+  async writeWith(
+    record: JournalRecord,
+    also: { files: readonly string[]; dirs: readonly string[] },
+    opts: { firstDurable?: boolean } = {},
+  ): Promise<void> {
     const tmp = `${this.file}.${process.pid}.tmp`;
     const fd = openPrivateSync(tmp, 'w');
     try {
@@ -87,7 +96,13 @@ export class Journal {
     } finally {
       closeSync(fd);
     }
-    await syncRound([tmp, ...also.files], [this.dir, ...also.dirs], () => renameSync(tmp, this.file));
+    if (!opts.firstDurable) {
+      await syncRound([tmp, ...also.files], [this.dir, ...also.dirs], () => renameSync(tmp, this.file));
+      return;
+    }
+    await syncRound([tmp, ...also.files], also.dirs);
+    renameSync(tmp, this.file);
+    this.syncDir();
   }
 
   /** The pending record, or null. A journal that does not parse cannot have been renamed into place whole, so it is dropped. */

@@ -8,7 +8,6 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../privateFs';
 import { writeNewFile } from '../shadow/atomicWrite';
-import { syncDir } from '../syncFs';
 import { lstatIdentity } from '../shadow/fileIdentity';
 
 export interface ModeRecord {
@@ -56,14 +55,21 @@ async function captureFolders(root: string, rel: string, rec: ModeRecord): Promi
 
 const fileOf = (wsDir: string, rid: string): string => path.join(wsDir, 'restores', `${rid}.modes.json`);
 
-/** Durably, before the journal names the restore: rollback and undo rely on it. */
-export async function saveModes(wsDir: string, rid: string, rec: ModeRecord): Promise<void> {
+/**
+ * Written without a sync, before the journal names the restore: the journal's own round makes it durable with the
+ * safety checkpoint (transaction.ts, journal.ts writeWith), one wait for the disk instead of one each. A file
+ * torn by a crash before that round is named by no journal and no ledger line, so nothing ever reads it. Returns
+ * what that round must sync.
+ */
+export async function writeModes(
+  wsDir: string,
+  rid: string,
+  rec: ModeRecord,
+): Promise<{ files: string[]; dirs: string[] }> {
   const file = fileOf(wsDir, rid);
   await mkdirPrivate(path.dirname(file));
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeNewFile(tmp, Buffer.from(JSON.stringify(rec)), PRIVATE_FILE_MODE, true); // fsynced: rollback needs it
-  await fs.rename(tmp, file);
-  await syncDir(path.dirname(file));
+  await writeNewFile(file, Buffer.from(JSON.stringify(rec)), PRIVATE_FILE_MODE, true, { sync: false });
+  return { files: [file], dirs: [path.dirname(file)] };
 }
 
 export async function loadModes(wsDir: string, rid: string): Promise<ModeRecord | null> {

@@ -1,8 +1,8 @@
 /**
  * One restore transaction — a restore, a revert or an undo — in an order that a kill at any moment leaves recoverable:
  *
- *   safety snapshot → identities + free space + modes → safety commit + ref → journal → apply files (fsynced)
- *   → visibility events → ledger entry → clear journal
+ *   safety snapshot → identities + free space + modes → safety commit, modes file and journal (durable in one
+ *   round) → safety ref → apply files (fsynced) → visibility events → ledger entry → clear journal
  *
  * Nothing written meanwhile is lost (I9): each planned path's identity is taken right after the safety snapshot
  * (fileIdentity.ts) and the apply compares against it right before it replaces or deletes the path; a file
@@ -23,7 +23,7 @@ import { nowNs, type Expectation } from '../shadow/fileIdentity';
 import { batchEnd, type ApplyOptions, type PlacedFile, type RestorePlan } from '../shadow/restore';
 import { captureIdentities } from './fileIdentity';
 import { assertFreeSpace } from './freeSpace';
-import { captureModes, loadModes, reapplyModes, saveModes } from './modes';
+import { captureModes, loadModes, reapplyModes, writeModes } from './modes';
 import { finishParkedRollback } from '../recovery/parked';
 import { step } from '../stepTrace';
 
@@ -63,6 +63,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   /** What the plan already read (codeTree's entries, blob sizes) or asked for: the apply need not ask git again. */
   let known: Pick<ApplyOptions, 'entries' | 'blobSizes' | 'readAhead'> = {};
   let codeTree: string | null = typeof t.codeTree === 'function' ? null : t.codeTree;
+  /** What the journal's round makes durable with it: the safety commit and the modes file (written unsynced). */
+  let toSync: { files: string[]; dirs: string[] } | null = null;
   /** Once the files are in place, the shadow index takes them too (stageRestored.ts): the next snapshot is cheap. */
   let stageApplied: (() => Promise<boolean>) | undefined;
   /** What the apply wrote, as it was written: the staging need not hash it again where it is still so. */
@@ -106,20 +108,20 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       stageApplied = () => shadow.stageRestored(snap.tree, { steps: plan.steps, ...whole }, blobSizes, placed);
       // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
       const parent = await shadow.readRef(sessionRef(t.target.session));
-      // The modes file and the safety commit and ref are independent of each other: their syncs overlap. Both are
-      // on disk before the journal names them.
-      const [commit] = await Promise.all([
-        step('safety', async () => {
-          const c = await shadow.commit(
+      // The safety commit and the modes file are written unsynced: the journal's round makes them durable (below).
+      const [commit, modesFiles] = await Promise.all([
+        step('safety', () =>
+          shadow.commit(
             snap.tree,
             parent,
             `retrace: safety checkpoint before ${t.undoOf ? `undo of ${t.undoOf}` : `${t.mode === 'revert' ? 'revert' : 'restore'} ${t.rid}`}`,
-          );
-          await shadow.updateRef(safetyRef(t.rid), c);
-          return c;
-        }),
-        step('saveModes', () => saveModes(ctx.ws.dir, t.rid, modes)),
+            { durable: false },
+          ),
+        ),
+        step('saveModes', () => writeModes(ctx.ws.dir, t.rid, modes)),
       ]);
+      const objects = shadow.objectPaths([commit]);
+      toSync = { files: [...objects.files, ...modesFiles.files], dirs: [...objects.dirs, ...modesFiles.dirs] };
       safety = commit;
       break;
     }
@@ -142,7 +144,13 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
     ...(codeTree ? { codeTree } : {}),
     ...(t.undoOf ? { undoOf: t.undoOf } : {}),
   };
-  await step('journal', () => ctx.journal.write(journal));
+  if (toSync) {
+    // One round for the safety commit, the modes file and the journal: their fsyncs at once, then their folders',
+    // then the journal's rename. A crash before it leaves no journal, and nothing in the folder was touched yet.
+    const synced = toSync;
+    await step('journal', () => ctx.journal.writeWith(journal, synced, { firstDurable: true }));
+    await step('safety.ref', () => shadow.updateRef(safetyRef(t.rid), safety!));
+  } else await step('journal', () => ctx.journal.write(journal));
   fault('restore:after-journal');
   let changed: string[] = [];
   /** Side files kept under a visible name: a version someone wrote while its path held something newer. */
