@@ -10,7 +10,8 @@ import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readHttpConfig, SECRET_HEADER, type HttpHookConfig } from '../../src/main/cli/hookServer/httpConfig';
-import { hookServerPaths, pidAlive } from '../../src/main/cli/hookServer/paths';
+import { hookServerPaths } from '../../src/main/cli/hookServer/paths';
+import { pidAlive } from '../../src/main/engine/pidAlive';
 import { REFRESH_STREAK } from '../../src/main/engine/shadow/warmScope';
 import {
   cleanupTempDirs,

@@ -9,7 +9,8 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readHttpConfig, SECRET_HEADER } from '../../src/main/cli/hookServer/httpConfig';
-import { hookServerPaths, pidAlive } from '../../src/main/cli/hookServer/paths';
+import { hookServerPaths } from '../../src/main/cli/hookServer/paths';
+import { pidAlive } from '../../src/main/engine/pidAlive';
 import { cleanupTempDirs, makeWorkspace, runCli, tempHome } from '../helpers';
 
 const ON = { RETRACE_HOOK_SERVER: undefined, RETRACE_HOOK_TRACE: '1', CLAUDE_PROJECT_DIR: undefined };

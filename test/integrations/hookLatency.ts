@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { hookServerPaths, pidAlive } from '../../src/main/cli/hookServer/paths';
+import { hookServerPaths } from '../../src/main/cli/hookServer/paths';
+import { pidAlive } from '../../src/main/engine/pidAlive';
 import { runCli } from '../helpers';
 
 const SERVER_ON = { RETRACE_HOOK_SERVER: undefined, RETRACE_HOOK_TRACE: '1' };

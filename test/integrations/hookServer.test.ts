@@ -19,7 +19,8 @@ import {
 import net from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hookServerPaths, pidAlive } from '../../src/main/cli/hookServer/paths';
+import { hookServerPaths } from '../../src/main/cli/hookServer/paths';
+import { pidAlive } from '../../src/main/engine/pidAlive';
 import { BUILD_ID, type HookAnswer } from '../../src/main/cli/hookServer/protocol';
 import {
   CLI_BIN,

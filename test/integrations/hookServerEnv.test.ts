@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hookServerPaths, pidAlive } from '../../src/main/cli/hookServer/paths';
+import { hookServerPaths } from '../../src/main/cli/hookServer/paths';
+import { pidAlive } from '../../src/main/engine/pidAlive';
 import { isForwardedEnv } from '../../src/main/cli/hookServer/protocol';
 import { cleanupTempDirs, makeWorkspace, runCli, tempDir, tempHome } from '../helpers';
 

@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pidAlive } from './pidAlive';
 import { RetraceError } from '../../shared/errors';
 import type { RecoveryReport } from '../../shared/model';
 import { fault } from './faults';
@@ -407,7 +408,7 @@ async function readLock(file: string): Promise<{ info: LockInfo; raw: string; mt
 async function whyStale(info: LockInfo, mtimeMs: number): Promise<string | null> {
   const age = Date.now() - mtimeMs;
   if (info.hostname === os.hostname() && info.pid > 0) {
-    if (!isAlive(info.pid)) return 'the process is gone';
+    if (!pidAlive(info.pid)) return 'the process is gone';
     const start = info.pidStart ? processStart(info.pid) : null;
     if (start !== null && start !== info.pidStart) return 'the process is gone (its pid now names another one)';
     return null; // alive: never stolen, however long its heartbeat has been silent
@@ -426,15 +427,6 @@ function processStart(pid: number): string | null {
     return fields[19] ?? null; // field 22 overall = index 19 after pid, comm
   } catch {
     return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -34,6 +34,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pidAlive } from './pidAlive';
 import { holdEventLoop } from './residentProcess';
 
 const IDLE_CLOSE_MS = 30_000;
@@ -179,22 +180,13 @@ function dropLeftFolders(): void {
   const uid = process.getuid?.();
   for (const name of readdirSync(os.tmpdir())) {
     const pid = Number(LEFT_FOLDER.exec(name)?.[1]);
-    if (!pid || pid === process.pid || isAlive(pid)) continue;
+    if (!pid || pid === process.pid || pidAlive(pid)) continue;
     const dir = path.join(os.tmpdir(), name);
     try {
       if (lstatSync(dir).uid === uid) rmSync(dir, { recursive: true, force: true });
     } catch {
       // another process dropped it first, or it is not ours to drop
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
   }
 }
 

@@ -15,7 +15,8 @@ import { isatty } from 'node:tty';
 import { pathToFileURL } from 'node:url';
 import { resolveDataHome } from '../../engine/dataHome';
 import { SERVER_DOWN_ENV, serverDownSince } from './gap';
-import { hookServerPaths, isPrivateDir, pidAlive, socketPathFits, type HookServerPaths } from './paths';
+import { pidAlive } from '../../engine/pidAlive';
+import { hookServerPaths, isPrivateDir, socketPathFits, type HookServerPaths } from './paths';
 import { BUILD_ID, forwardedEnv, isHookAnswer, lineReader, type HookAnswer, type HookRequest } from './protocol';
 
 /** A server that does not accept within this is treated as absent. */

@@ -13,7 +13,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeFilePrivateSync } from '../../engine/privateFs';
-import { pidAlive, type HookServerPaths } from './paths';
+import { pidAlive } from '../../engine/pidAlive';
+import type { HookServerPaths } from './paths';
 
 /** Set by the client for the hook it runs in-process after finding no server: since when none ran. */
 export const SERVER_DOWN_ENV = 'RETRACE_HOOK_SERVER_DOWN_SINCE';

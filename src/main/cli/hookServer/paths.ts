@@ -6,7 +6,7 @@
  * macOS, 108 on Linux): a longer one moves to a 0700 folder in the temp dir named for the uid and a hash of
  * the data home. Windows uses a named pipe named the same way.
  */
-import { chmodSync, lstatSync, readFileSync } from 'node:fs';
+import { chmodSync, lstatSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdirPrivateSync } from '../../engine/privateFs';
@@ -85,22 +85,5 @@ export function isPrivateDir(dir: string): boolean {
     return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0;
   } catch {
     return false;
-  }
-}
-
-/** Whether a process with this pid is alive (EPERM: alive, another user's; a zombie is dead). */
-export function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // A detached server that died stays a zombie until init reaps it (containers reap lazily).
-  if (process.platform !== 'linux') return true;
-  try {
-    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
   }
 }

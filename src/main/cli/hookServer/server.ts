@@ -21,7 +21,8 @@ import { markServerStarted, markServerStopped } from './gap';
 import { IdleWork } from './idleWork';
 import { ensureHttpConfig } from './httpConfig';
 import { listenHttpHooks } from './httpHooks';
-import { ensurePrivateDir, hookServerPaths, pidAlive, socketPathFits, type HookServerPaths } from './paths';
+import { pidAlive } from '../../engine/pidAlive';
+import { ensurePrivateDir, hookServerPaths, socketPathFits, type HookServerPaths } from './paths';
 import { BUILD_ID, forwardedEnv, lineReader, type HookAnswer, type HookRequest } from './protocol';
 
 const DEFAULT_IDLE_MS = 10 * 60_000;
