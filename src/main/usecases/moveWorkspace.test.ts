@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../test/helpers';
@@ -41,6 +42,25 @@ describe('moveWorkspace', () => {
     expect(await moveWorkspace(from, to, { cwd: to, dataHome })).toEqual({ from, to, sessions: 1 });
     expect(made).toBe(2);
     expect(readdirSync(join(dataHome, 'workspaces'))).toHaveLength(1);
+  });
+
+  it('removes what a move killed between its two renames set aside, never what a live mover did', async () => {
+    const dataHome = tempDir('retrace-home-');
+    const { from, to } = await renamed(dataHome);
+    const target = await resolveWorkspace(to, { dataHome });
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!; // exited and reaped: no process has this pid now
+    const left = (pid: number, attempt: number): string => {
+      const dir = `${target.dir}.replaced-${pid}-${attempt}`;
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'workspace.json'), '{}\n');
+      return dir;
+    };
+    const killedMovers = left(gone, 1);
+    const liveMovers = left(process.pid, 9); // this process's moves number their attempts 1 to 3
+    await moveWorkspace(from, to, { cwd: to, dataHome });
+    expect(existsSync(killedMovers)).toBe(false);
+    expect(existsSync(liveMovers)).toBe(true);
+    expect(existsSync(join(target.dir, 'sessions', 's1.jsonl'))).toBe(true);
   });
 
   it('movedHistories lists gone folders with sessions, the same name first, not the folder itself', async () => {

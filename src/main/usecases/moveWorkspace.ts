@@ -16,6 +16,7 @@ import { RetraceError } from '../../shared/errors';
 import type { MovedHistory, MoveResult } from '../../shared/model';
 import { testHook } from '../engine/faults';
 import { acquireLock, lockPath, lockToken } from '../engine/lock';
+import { pidAlive } from '../engine/pidAlive';
 import { writeFilePrivate } from '../engine/privateFs';
 import { goneWorkspaceDir, resolveWorkspace, type WorkspaceRef } from '../engine/workspace';
 
@@ -56,6 +57,7 @@ export async function moveWorkspace(
       }
     }
     for (const aside of asides) await fs.rm(aside, { recursive: true, force: true });
+    await dropLeftAsides(target.dir);
     const json = { root: target.root, id: target.id, movedFrom: was, movedAt: new Date().toISOString() };
     await writeFilePrivate(path.join(target.dir, 'workspace.json'), JSON.stringify(json, null, 2) + '\n');
     return { from: was, to: target.root, sessions: sessionCount(target.dir) };
@@ -90,6 +92,27 @@ async function setAside(target: WorkspaceRef, attempt: number): Promise<string> 
     return aside;
   } finally {
     await lock.release(); // its file is in the folder set aside when that worked: nothing to remove then
+  }
+}
+
+/**
+ * Folders an earlier move of this same path set aside and could not remove, because it was killed between its two
+ * renames: removed once their mover is gone. Each held no session and no restore when it was set aside, under
+ * the folder's lock (setAside), so nothing of value is in it; a live mover's are its own to remove.
+ */
+async function dropLeftAsides(dir: string): Promise<void> {
+  const parent = path.dirname(dir);
+  const prefix = `${path.basename(dir)}.replaced-`;
+  let names: string[];
+  try {
+    names = readdirSync(parent).filter((n) => n.startsWith(prefix));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = /^(\d+)-\d+$/.exec(name.slice(prefix.length))?.[1]; // setAside's `<pid>-<attempt>`
+    if (pid === undefined || pidAlive(Number(pid))) continue;
+    await fs.rm(path.join(parent, name), { recursive: true, force: true });
   }
 }
 
