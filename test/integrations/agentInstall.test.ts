@@ -21,6 +21,7 @@ interface Installed {
   command: string;
   changed: boolean;
   events: string[];
+  notes?: string[];
 }
 
 type Groups = { matcher?: string; hooks: { command: string }[] }[];
@@ -115,6 +116,37 @@ describe('retrace install codex', () => {
 
     const both = await runCli(['install', 'codex', '--user', '--project'], { home, path: basePath });
     expect(both.code).toBe(2);
+  });
+
+  it('says Codex runs the hooks once trusted, and names a config.toml that turns its hooks off', async () => {
+    const home = tempHome();
+    const codexHome = tempDir('retrace-codex-');
+    const env = { CODEX_HOME: codexHome };
+    const on = await cliJson<Installed>(['install', 'codex'], { home, env, path: basePath });
+    expect(on.notes).toEqual(['Codex runs these hooks once you trust them: open /hooks in Codex']);
+
+    const config = join(codexHome, 'config.toml');
+    writeFileSync(config, 'model = "gpt-5"\n\n[features]\nhooks = false\n');
+    const off = await runCli(['install', 'codex'], { home, env, path: basePath });
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain(
+      `note: hooks are turned off in ${config} ([features] hooks = false): Codex runs none until that is changed`,
+    );
+
+    // The older name Codex still reads; a project's own layer outranks the user's for that project.
+    writeFileSync(config, '[features]\ncodex_hooks = false\n');
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const project = () =>
+      cliJson<Installed>(['install', 'codex', '--project', '--cwd', ws], { home, env, path: basePath });
+    expect((await project()).notes?.[1]).toMatch(/\(\[features\] codex_hooks = false\)/);
+    mkdirSync(join(ws, '.codex'), { recursive: true });
+    writeFileSync(join(ws, '.codex', 'config.toml'), '[features]\nhooks = true\n');
+    expect((await project()).notes).toEqual([
+      "Codex runs these hooks once you trust them: open /hooks in Codex (and trust the project's .codex folder when it asks)",
+    ]);
+    // A config.toml Codex itself cannot read says nothing here (Codex reports it).
+    writeFileSync(config, '[features\nhooks = false\n');
+    expect((await cliJson<Installed>(['install', 'codex'], { home, env, path: basePath })).notes).toHaveLength(1);
   });
 });
 

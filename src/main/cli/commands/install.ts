@@ -42,6 +42,7 @@ export const command: Command = {
         ? `added Retrace's hooks (${res.events.join(', ')}) to ${res.settings}`
         : `Retrace's hooks are already in ${res.settings}; nothing changed`,
       `  hook command: ${res.command}`,
+      ...(res.notes ?? []).map((n) => `  note: ${n}`),
       ...(http
         ? [
             http.transport === 'http'

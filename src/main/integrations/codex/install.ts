@@ -16,6 +16,7 @@ import {
   type InstallScope,
 } from '../hooks/hooksFile';
 import { CODEX_POST_TOOL_MATCHER } from './hook';
+import { codexHooksTurnedOff } from './hooksSwitch';
 
 export const CODEX_HOOK_EVENTS = ['UserPromptSubmit', 'PostToolUse', 'Stop'] as const;
 /** Seconds Codex waits for one hook call (the hook waits at most this for the workspace lock). */
@@ -38,7 +39,16 @@ export function installCodexHooks(
     event === 'PostToolUse' ? { event, matcher: CODEX_POST_TOOL_MATCHER, entry } : { event, entry },
   );
   const changed = installHooks(file, specs, (c) => isRetraceHookCommand(c, 'codex'));
-  return { settings: file, command, changed, events: [...CODEX_HOOK_EVENTS] };
+  // Codex runs a hook someone else wrote only once the person trusted it (`/hooks`), and loads a project's hooks
+  // only in a project it trusts: without a word here, the first session records nothing and says nothing.
+  const notes = [
+    scope === 'project'
+      ? "Codex runs these hooks once you trust them: open /hooks in Codex (and trust the project's .codex folder when it asks)"
+      : 'Codex runs these hooks once you trust them: open /hooks in Codex',
+  ];
+  const off = codexHooksTurnedOff(scope, opts);
+  if (off) notes.push(`hooks are turned off in ${off.file} (${off.key}): Codex runs none until that is changed`);
+  return { settings: file, command, changed, events: [...CODEX_HOOK_EVENTS], notes };
 }
 
 export function uninstallCodexHooks(

@@ -21,6 +21,8 @@ export interface HookInstallResult {
   command: string;
   changed: boolean;
   events: string[];
+  /** What the person must still do, or knows now, before the agent runs the hooks (shown with the result). */
+  notes?: string[];
 }
 
 export interface HookSpec {
