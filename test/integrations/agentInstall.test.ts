@@ -267,6 +267,36 @@ describe('retrace install gemini', () => {
     expect(fileSha(broken)).toBe(sha);
   });
 
+  it('says a project install runs only in a trusted folder, and names the setting that turns Retrace hooks off', async () => {
+    const home = tempHome();
+    const geminiDir = tempDir('retrace-geminidir-');
+    const env = { GEMINI_DIR: geminiDir };
+    const user = await cliJson<Installed>(['install', 'gemini'], { home, env, path: basePath });
+    expect(user.notes).toBeUndefined();
+    const settings = join(geminiDir, 'settings.json');
+    const doc = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>;
+
+    // `/hooks disable retrace` writes the name into hooksConfig.disabled.
+    writeFileSync(settings, JSON.stringify({ ...doc, hooksConfig: { disabled: ['retrace'] } }));
+    const named = await runCli(['install', 'gemini'], { home, env, path: basePath });
+    expect(named.code).toBe(0);
+    expect(named.stdout).toContain(
+      `note: hooks are turned off in ${settings} (hooksConfig.disabled lists "retrace"): Gemini CLI runs none of Retrace's until that is changed`,
+    );
+    // All of them, with the older switch; a project's own setting outranks the user's there.
+    writeFileSync(settings, JSON.stringify({ ...doc, tools: { enableHooks: false } }));
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    const project = () =>
+      cliJson<Installed>(['install', 'gemini', '--project', '--cwd', ws], { home, env, path: basePath });
+    const off = await project();
+    expect(off.notes?.[0]).toBe('Gemini CLI runs these hooks only in a folder it trusts: /permissions in Gemini CLI');
+    expect(off.notes?.[1]).toMatch(/\(tools\.enableHooks is false\)/);
+    const projectSettings = join(ws, '.gemini', 'settings.json');
+    const projectDoc = JSON.parse(readFileSync(projectSettings, 'utf8')) as Record<string, unknown>;
+    writeFileSync(projectSettings, JSON.stringify({ ...projectDoc, hooksConfig: { enabled: true } }));
+    expect((await project()).notes).toHaveLength(1);
+  });
+
   it('an unknown agent is a usage error', async () => {
     const r = await runCli(['install', 'cursor'], { home: tempHome(), path: basePath });
     expect(r.code).toBe(2);

@@ -17,6 +17,7 @@ import {
   type InstallScope,
 } from '../hooks/hooksFile';
 import { GEMINI_AFTER_TOOL_MATCHER } from './hook';
+import { geminiHooksTurnedOff } from './hooksSwitch';
 
 export const GEMINI_HOOK_EVENTS = ['BeforeAgent', 'AfterTool', 'AfterAgent'] as const;
 /** Milliseconds Gemini CLI waits for one hook call (its unit is ms, not s). */
@@ -41,7 +42,15 @@ export function installGeminiHooks(
     event === 'AfterTool' ? { event, matcher: GEMINI_AFTER_TOOL_MATCHER, entry } : { event, entry },
   );
   const changed = installHooks(file, specs, (c) => isRetraceHookCommand(c, 'gemini'));
-  return { settings: file, command, changed, events: [...GEMINI_HOOK_EVENTS] };
+  // Gemini CLI treats a folder as untrusted until the person trusts it, and ignores an untrusted folder's hooks.
+  const notes =
+    scope === 'project' ? ['Gemini CLI runs these hooks only in a folder it trusts: /permissions in Gemini CLI'] : [];
+  const off = geminiHooksTurnedOff(scope, GEMINI_HOOK_NAME, opts);
+  if (off)
+    notes.push(
+      `hooks are turned off in ${off.file} (${off.key}): Gemini CLI runs none of Retrace's until that is changed`,
+    );
+  return { settings: file, command, changed, events: [...GEMINI_HOOK_EVENTS], ...(notes.length > 0 ? { notes } : {}) };
 }
 
 export function uninstallGeminiHooks(
