@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { claudeHooksTurnedOff } from '../../src/main/integrations/claude-code/hooksSwitch';
 import { CLI_BIN, cleanupTempDirs, cliJson, fileSha, makeWorkspace, runCli, tempDir, tempHome } from '../helpers';
 
 afterAll(cleanupTempDirs);
@@ -71,6 +72,37 @@ describe('retrace install claude-code', () => {
       home,
     });
     expect(log).toMatchObject({ session: 'installed-1', messages: [{ text: 'hello' }] });
+  });
+
+  it('names the settings that keep Claude Code from running the hooks (disableAllHooks, a managed policy)', async () => {
+    const home = tempHome();
+    const config = tempDir('retrace-claude-');
+    const env = { CLAUDE_CONFIG_DIR: config };
+    const o = { home, env, path: basePath };
+    type Res = { notes?: string[] };
+    expect((await cliJson<Res>(['install', 'claude-code', '--command'], o)).notes).toBeUndefined();
+    const settings = join(config, 'settings.json');
+    writeFileSync(settings, JSON.stringify({ ...JSON.parse(readFileSync(settings, 'utf8')), disableAllHooks: true }));
+    const off = await runCli(['install', 'claude-code', '--command'], o);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain(
+      `note: hooks are turned off in ${settings} (disableAllHooks: true): Claude Code runs none of Retrace's`,
+    );
+    // A project's personal settings count for a project install; an organisation's policy for any.
+    writeFileSync(settings, '{}');
+    const ws = makeWorkspace({ 'a.txt': 'a\n' });
+    mkdirSync(join(ws, '.claude'));
+    writeFileSync(join(ws, '.claude', 'settings.local.json'), JSON.stringify({ disableAllHooks: true }));
+    const project = await cliJson<Res>(['install', 'claude-code', '--project', '--command', '--cwd', ws], o);
+    expect(project.notes?.[0]).toContain(`${join(ws, '.claude', 'settings.local.json')} (disableAllHooks: true)`);
+    const managed = join(tempDir('retrace-managed-'), 'managed-settings.json');
+    writeFileSync(managed, JSON.stringify({ allowManagedHooksOnly: true }));
+    expect(claudeHooksTurnedOff('user', { cwd: ws, env, managedSettings: managed })).toEqual({
+      file: managed,
+      key: 'allowManagedHooksOnly: true',
+    });
+    writeFileSync(managed, JSON.stringify({ allowManagedHooksOnly: false }));
+    expect(claudeHooksTurnedOff('user', { cwd: ws, env, managedSettings: managed })).toBeNull();
   });
 
   it('with `retrace` on PATH it writes `retrace hook claude-code`, updating its old entry in place (no duplicates)', async () => {

@@ -30,6 +30,7 @@ import {
   type InstallScope,
 } from '../hooks/hooksFile';
 import { chooseTransport, installedClaudeVersion, type HookTransport } from './hookTransport';
+import { claudeHooksTurnedOff } from './hooksSwitch';
 import { claudeConfigDir } from './paths';
 
 export type { InstallScope };
@@ -103,7 +104,15 @@ export interface InstallResult extends HookInstallResult {
 
 export async function installClaudeCodeHooks(
   scope: InstallScope,
-  opts: { cwd: string; dataHome: string; env?: NodeJS.ProcessEnv; command?: string; transport?: HookTransport },
+  opts: {
+    cwd: string;
+    dataHome: string;
+    env?: NodeJS.ProcessEnv;
+    command?: string;
+    transport?: HookTransport;
+    /** Where the organisation's managed settings are (tests); default: where Claude Code reads them. */
+    managedSettings?: string;
+  },
 ): Promise<InstallResult> {
   const command = opts.command ?? hookCommand(opts.env ? { env: opts.env } : {});
   const { transport, why } = chooseTransport(opts.transport, scope, () => installedClaudeVersion(opts.env));
@@ -118,11 +127,13 @@ export async function installClaudeCodeHooks(
   // Only HTTP hooks can lose a call while no server runs: the prompt hook marks such gaps (serverGap.ts).
   const saved = http ?? readHttpConfig(opts.dataHome);
   if (saved) setHttpHooksInstalled(opts.dataHome, saved, transport === 'http');
+  const off = claudeHooksTurnedOff(scope, opts);
   return {
     settings: file,
     command,
     changed,
     events: [...HOOK_EVENTS],
+    ...(off ? { notes: [`hooks are turned off in ${off.file} (${off.key}): Claude Code runs none of Retrace's`] } : {}),
     transport,
     transportReason: why,
     ...(http ? { url: hookUrl(http) } : {}),
