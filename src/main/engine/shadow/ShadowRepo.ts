@@ -480,11 +480,12 @@ export class ShadowRepo {
     const rawDiffer = this.rawDiffer;
     const ahead = this.planDiffAhead;
     this.planDiffAhead = null;
-    const rawDiff = (x: string, y: string): Promise<RawChange[]> =>
-      ahead?.from === x && ahead.to === y ? ahead.changes.catch(() => rawDiffer!.diff(x, y)) : rawDiffer!.diff(x, y);
+    // The diff asked for ahead, when it is of these very trees (a failed one is asked again).
+    const rawDiff = (differ: ResidentDiffTree<RawChange[]>, x: string, y: string): Promise<RawChange[]> =>
+      ahead?.from === x && ahead.to === y ? ahead.changes.catch(() => differ.diff(x, y)) : differ.diff(x, y);
     const readers = {
       objects: this.objects,
-      ...(rawDiffer ? { rawDiff } : {}),
+      ...(rawDiffer ? { rawDiff: (x: string, y: string) => rawDiff(rawDiffer, x, y) } : {}),
     };
     return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths, this.ws.caseInsensitive, readers));
   }

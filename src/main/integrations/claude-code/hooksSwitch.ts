@@ -5,9 +5,8 @@
  * all. An install that says only "added" leaves a person waiting for checkpoints that never come. Managed settings
  * are read where Claude Code documents them on Linux and macOS.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InstallScope } from '../hooks/hooksFile';
+import { readSettingsObject, type InstallScope } from '../hooks/hooksFile';
 import { claudeConfigDir } from './paths';
 
 const MANAGED: Partial<Record<NodeJS.Platform, string>> = {
@@ -21,22 +20,13 @@ export function claudeHooksTurnedOff(
   opts: { cwd: string; env?: NodeJS.ProcessEnv; managedSettings?: string },
 ): { file: string; key: string } | null {
   const managed = opts.managedSettings ?? MANAGED[process.platform];
-  const policy = managed ? readJson(managed) : null;
+  const policy = managed ? readSettingsObject(managed) : null;
   if (managed && policy?.disableAllHooks === true) return { file: managed, key: 'disableAllHooks: true' };
   if (managed && policy?.allowManagedHooksOnly === true) return { file: managed, key: 'allowManagedHooksOnly: true' };
   const layers = [join(claudeConfigDir(opts.env ?? process.env), 'settings.json')];
   if (scope === 'project')
     layers.push(join(opts.cwd, '.claude', 'settings.json'), join(opts.cwd, '.claude', 'settings.local.json'));
   for (const file of layers)
-    if (readJson(file)?.disableAllHooks === true) return { file, key: 'disableAllHooks: true' };
+    if (readSettingsObject(file)?.disableAllHooks === true) return { file, key: 'disableAllHooks: true' };
   return null;
-}
-
-function readJson(file: string): Record<string, unknown> | null {
-  try {
-    const doc: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>) : null;
-  } catch {
-    return null; // missing, or not JSON (Claude Code reports that itself)
-  }
 }

@@ -6,9 +6,9 @@
  * `.gemini/settings.json` outranks the user's for a switch; the name lists of both apply. An install that says
  * only "added" leaves a person waiting for checkpoints that never come.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InstallScope } from '../hooks/hooksFile';
+import { readSettingsObject, type InstallScope } from '../hooks/hooksFile';
+import { obj } from '../hooks/payload';
 import { geminiDir } from './paths';
 
 /** Why Gemini CLI would not run a hook named `name` where this install's hooks run (file and setting), or null. */
@@ -19,7 +19,7 @@ export function geminiHooksTurnedOff(
 ): { file: string; key: string } | null {
   const layers = [join(geminiDir(opts.env), 'settings.json')];
   if (scope === 'project') layers.unshift(join(opts.cwd, '.gemini', 'settings.json'));
-  const settings = layers.map((file) => ({ file, doc: readJson(file) }));
+  const settings = layers.map((file) => ({ file, doc: readSettingsObject(file) }));
   for (const { file, doc } of settings) {
     const hooksConfig = obj(doc?.hooksConfig);
     const hooks = obj(doc?.hooks);
@@ -38,16 +38,4 @@ export function geminiHooksTurnedOff(
     }
   }
   return null;
-}
-
-function readJson(file: string): Record<string, unknown> | null {
-  try {
-    return obj(JSON.parse(readFileSync(file, 'utf8')));
-  } catch {
-    return null; // missing, or not JSON (the install refuses that file itself)
-  }
-}
-
-function obj(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }

@@ -9,6 +9,7 @@ import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, statSync
 import { dirname } from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import { mkdirPrivateSync } from '../../engine/privateFs';
+import { obj, type Payload } from './payload';
 
 type Json = Record<string, unknown>;
 
@@ -131,6 +132,18 @@ export function removeHooks(file: string, isOurs: (command: unknown) => boolean)
   if (!changed) return false;
   writeKeepingMode(file, JSON.stringify(doc, null, 2) + '\n', false);
   return true;
+}
+
+/**
+ * A settings file as its agent reads it, for a switch that decides whether hooks run (hooksSwitch.ts of each agent):
+ * its top-level object; null when it is missing, unreadable or not a JSON object (the agent reports that itself).
+ */
+export function readSettingsObject(file: string): Payload | null {
+  try {
+    return obj(JSON.parse(readFileSync(file, 'utf8'))) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** What `retrace uninstall AGENT` reports: the files looked at, and those our entries were taken out of. */
