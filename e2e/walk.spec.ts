@@ -294,61 +294,58 @@ test('a folder with no sessions says how to record one, and how to bring a moved
   }
 });
 
-/** A world whose folder recorded one message and checkpoint at `before`, then was renamed to `moved.dir`. */
-async function renamedAfterRecording(): Promise<{ moved: TempWorld; before: string }> {
+/**
+ * A world whose folder recorded one message and checkpoint at `before`, then was renamed to `moved.dir`: `fn` runs
+ * with the app served on the new path, and everything is stopped and removed after.
+ */
+async function onRenamedAfterRecording(
+  fn: (o: { moved: TempWorld; before: string; url: string }) => Promise<void>,
+): Promise<void> {
   const moved = tempWorld();
   const before = join(dirname(moved.dir), `${basename(moved.dir)}-before`);
-  renameSync(moved.dir, before);
-  writeFileSync(join(before, 'a.txt'), 'one\n');
-  await cli({ ...moved, dir: before }, ['message', '--role', 'user', '--text', 'Recorded before the rename']);
-  await cli({ ...moved, dir: before }, ['checkpoint']);
-  renameSync(before, moved.dir);
-  return { moved, before };
+  try {
+    renameSync(moved.dir, before);
+    writeFileSync(join(before, 'a.txt'), 'one\n');
+    await cli({ ...moved, dir: before }, ['message', '--role', 'user', '--text', 'Recorded before the rename']);
+    await cli({ ...moved, dir: before }, ['checkpoint']);
+    renameSync(before, moved.dir);
+    const served = await serve(moved);
+    try {
+      await fn({ moved, before, url: served.url });
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    rmSync(before, { recursive: true, force: true });
+    moved.cleanup();
+  }
 }
 
 test("a folder that was renamed: the empty timeline offers the old path's history, and one click brings it", async ({
   page,
 }) => {
-  const { moved, before } = await renamedAfterRecording();
-  try {
-    const served = await serve(moved);
-    try {
-      await page.goto(served.url);
-      const offer = page.getByRole('group', { name: 'Histories of moved folders' });
-      const bring = offer.getByRole('button', { name: `Bring the history of ${before} (1 session)` });
-      await expect(bring).toBeVisible();
-      await bring.click();
-      await expect(page.getByRole('list', { name: 'Timeline' })).toContainText('Recorded before the rename');
-      await expect(offer).toHaveCount(0);
-      // Its checkpoint is selected at the new path: a restore is offered.
-      await expect(page.getByRole('button', { name: 'Restore code' })).toBeEnabled();
-    } finally {
-      await served.stop();
-    }
-  } finally {
-    rmSync(before, { recursive: true, force: true });
-    moved.cleanup();
-  }
+  await onRenamedAfterRecording(async ({ before, url }) => {
+    await page.goto(url);
+    const offer = page.getByRole('group', { name: 'Histories of moved folders' });
+    const bring = offer.getByRole('button', { name: `Bring the history of ${before} (1 session)` });
+    await expect(bring).toBeVisible();
+    await bring.click();
+    await expect(page.getByRole('list', { name: 'Timeline' })).toContainText('Recorded before the rename');
+    await expect(offer).toHaveCount(0);
+    // Its checkpoint is selected at the new path: a restore is offered.
+    await expect(page.getByRole('button', { name: 'Restore code' })).toBeEnabled();
+  });
 });
 
 test('a window open on the renamed folder follows a retrace move run in a terminal, with no reload', async ({
   page,
 }) => {
-  const { moved, before } = await renamedAfterRecording();
-  try {
-    const served = await serve(moved);
-    try {
-      await page.goto(served.url);
-      await expect(page.getByRole('group', { name: 'Histories of moved folders' })).toBeVisible();
-      await cli(moved, ['move', before]);
-      await expect(page.getByRole('list', { name: 'Timeline' })).toContainText('Recorded before the rename');
-    } finally {
-      await served.stop();
-    }
-  } finally {
-    rmSync(before, { recursive: true, force: true });
-    moved.cleanup();
-  }
+  await onRenamedAfterRecording(async ({ moved, before, url }) => {
+    await page.goto(url);
+    await expect(page.getByRole('group', { name: 'Histories of moved folders' })).toBeVisible();
+    await cli(moved, ['move', before]);
+    await expect(page.getByRole('list', { name: 'Timeline' })).toContainText('Recorded before the rename');
+  });
 });
 
 test('the timeline follows new messages live while the CLI records', async ({ page }) => {
