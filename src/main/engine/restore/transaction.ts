@@ -118,7 +118,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
             { durable: false },
           ),
         ),
-        step('saveModes', () => writeModes(ctx.ws.dir, t.rid, modes)),
+        step('modesFile', () => writeModes(ctx.ws.dir, t.rid, modes)),
       ]);
       const objects = shadow.objectPaths([commit]);
       toSync = { files: [...objects.files, ...modesFiles.files], dirs: [...objects.dirs, ...modesFiles.dirs] };
