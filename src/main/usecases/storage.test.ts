@@ -185,6 +185,27 @@ describe('gc with recorded sessions, each continuing from the one before', () =>
 });
 
 describe('forget', () => {
+  it('leaves no later checkpoint built on a tree it dropped (the last snapshot’s, a scan edit’s)', async () => {
+    const root = makeWorkspace({ 'README.md': '# kept\n', 'd/x.txt': 'x1\n', 'e/y.txt': 'y1\n' });
+    const engine = new WorkspaceEngine(await resolveWorkspace(root, { dataHome: tempHome() }));
+    const gitDir = (await engine.shadow()).gitDir;
+    await engine.checkpoint({ session: 'gone' });
+    // The last snapshot's tree now holds a folder (d/) that only this session's checkpoint reaches.
+    writeFileSync(path.join(root, 'd/x.txt'), 'x2\n');
+    await engine.checkpoint({ session: 'gone', hintPaths: ['d/x.txt'] }); // warm: the last tree, edited
+    writeFileSync(path.join(root, 'd/x.txt'), 'x3\n');
+    await engine.checkpoint({ session: 'gone' }); // a full scan, its tree edited from the index's
+    await engine.write(() => forgetLocked(engine, 'gone', { force: true }));
+    writeFileSync(path.join(root, 'e/y.txt'), 'y2\n');
+    const warm = await engine.checkpoint({ session: 'next', hintPaths: ['e/y.txt'] });
+    writeFileSync(path.join(root, 'e/y.txt'), 'y3\n');
+    const cold = await engine.checkpoint({ session: 'next' });
+    git(gitDir, ['fsck', '--full', '--strict', '--no-dangling']);
+    for (const c of [warm.hash!, cold.hash!])
+      expect(git(gitDir, ['ls-tree', '-r', '--name-only', c])).toContain('d/x.txt');
+    expect(git(gitDir, ['show', `${cold.hash}:d/x.txt`])).toBe('x3\n');
+  });
+
   it('removes one session whatever its age; storage falls by about what the report said it would free', async () => {
     const m = await workspaceWithSessions({ old: 3, mid: 2, live: 0 });
     const report = await storageReport(m.engine);

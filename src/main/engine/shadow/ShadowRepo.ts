@@ -41,7 +41,15 @@ import { stageRestored } from './stageRestored';
 import { LineCounts } from './lineCounts';
 import { TreeCache } from './treeCache';
 import { DEFAULT_SIZE_CAP, snapshot, type SnapshotProgress, type SnapshotResult } from './snapshot';
-import { adoptFullScan, checkScan, forceFullScan, readStateText, refreshDue, unchangedTree } from './warmScope';
+import {
+  adoptFullScan,
+  checkScan,
+  forceFullScan,
+  forgetScanState,
+  readStateText,
+  refreshDue,
+  unchangedTree,
+} from './warmScope';
 import { withPrivateIndex } from './privateIndex';
 import { makeTag, tagSubjects } from '../git/tags';
 import { dirBytes } from '../storage/dirBytes';
@@ -634,9 +642,14 @@ export class ShadowRepo {
    * reachable and deletes the old packs, so a forgotten session's objects go now (storage/collect.ts packs its
    * loose objects first). Loose unreachable objects (a reader's private snapshot in flight) are left alone for
    * the grace period, so readers are never pulled from under. The caller holds the lock.
+   *
+   * The scan state goes with them: the trees it names (the last snapshot's, a warm or scan edit's base) may be
+   * among what went, and an edit of a tree that is gone writes a tree whose unchanged folders are missing. The
+   * next snapshot is then a full one through git's index, whose trees repack keeps.
    */
   async repackReachable(): Promise<void> {
     await this.guard(() => this.git.raw(['repack', '-a', '-d', '-l', '-q']));
+    forgetScanState(this.gitDir);
   }
 
   /** Refs under `prefix` whose history contains any of `commits` (storage/keep.ts: labelled sessions). */
@@ -686,6 +699,8 @@ export class ShadowRepo {
   async gc(pruneExpire: string): Promise<void> {
     if (/^now$/i.test(pruneExpire.trim())) throw new RetraceError('E_INVALID_INPUT', 'gc never prunes with no grace');
     await this.guard(() => this.git.raw(['gc', '--quiet', `--prune=${pruneExpire}`]));
+    // An adopted background scan's tree is named by the state alone: after weeks without a snapshot it is pruned.
+    forgetScanState(this.gitDir);
   }
 
   /** Damage the cheap check finds, in words, changing nothing (readers: status reports it as pending). */

@@ -27,7 +27,7 @@
  * next warm one) and the one the index holds (what a full scan that stages nothing writes).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { hasGitSegment } from '../excludes';
 import { writeFilePrivateSync } from '../privateFs';
@@ -275,6 +275,11 @@ export async function adoptFullScan(gitDir: string, before: string, started: num
 export async function forceFullScan(gitDir: string): Promise<void> {
   const state = await readState(gitDir);
   if (state && state.lastFullAt !== 0) await writeState(gitDir, { ...state, lastFullAt: 0 });
+}
+
+/** No state at all: the next snapshot is a full one with the sweep, and trusts no tree the state named. */
+export function forgetScanState(gitDir: string): void {
+  rmSync(path.join(gitDir, STATE_FILE), { force: true });
 }
 
 function writeState(gitDir: string, state: ScanState): Promise<void> {
