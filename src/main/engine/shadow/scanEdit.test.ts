@@ -4,11 +4,14 @@
  * the edit allowed and one without, compared after every round of random changes — of every kind a full scan
  * judges — while the edit's index falls behind and then catches up.
  */
-import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, makeWorkspace } from '../../../../test/helpers';
 import { traceSteps } from '../stepTrace';
+import { identityOf, withFineness } from './fileIdentity';
 import { MAX_PATHS } from './scanEdit';
 import type { ShadowRepo } from './ShadowRepo';
 import { openTemp } from './testSupport';
@@ -29,6 +32,29 @@ function rng(seed: number): () => number {
 }
 
 const indexOf = (repo: ShadowRepo): Buffer => readFileSync(path.join(repo.gitDir, 'index'));
+
+/** Paths the last scan edit kept from an earlier one without reading them (its pile record's older looks). */
+function keptSince(repo: ShadowRepo, sinceNs: bigint): number {
+  const state = JSON.parse(readFileSync(path.join(repo.gitDir, 'retrace-scan.json'), 'utf8')) as {
+    pile?: { paths: Record<string, [unknown, unknown, string] | null> };
+  };
+  return Object.values(state.pile?.paths ?? {}).filter((e) => e && BigInt(e[2]) < sinceNs).length;
+}
+
+/** The file's mtime set back to exactly `mtimeNs` (Node's utimes takes a double: ~100 ns off at today's dates). */
+function putMtimeBack(p: string, mtimeNs: bigint): void {
+  const ns = `${mtimeNs % 1_000_000_000n}`.padStart(9, '0');
+  execFileSync('touch', ['-m', '-d', `@${mtimeNs / 1_000_000_000n}.${ns}`, p]);
+}
+
+/** Whether this disk's stamps are fine enough (fileIdentity.ts) for a look to be trusted 20 ms later. */
+const fineStamps = (root: string): boolean => {
+  const p = path.join(root, 'stamp-probe');
+  writeFileSync(p, 'x');
+  const id = withFineness(identityOf(lstatSync(p, { bigint: true })), p);
+  rmSync(p);
+  return id.fine === true;
+};
 
 async function snap(repo: ShadowRepo, edit: boolean) {
   const { value, steps } = await traceSteps(() => repo.snapshotTree(edit ? { editSmallScans: true } : {}));
@@ -80,9 +106,30 @@ describe('a full scan that edits the index’s tree', () => {
       },
       (r) => writeFileSync(path.join(root, pick()), 'x'.repeat(SIZE_CAP + 1 + r)), // over the cap
       (r) => writeFileSync(path.join(root, pick()), `export const v = ${r};\n`), // and back under it
+      (r) => {
+        // the same size and the old mtime put back (only the ctime tells)
+        const p = path.join(root, pick());
+        try {
+          const was = lstatSync(p, { bigint: true });
+          writeFileSync(p, readFileSync(p, 'utf8').replace(/\d/, String((r + 1) % 10)));
+          putMtimeBack(p, was.mtimeNs);
+        } catch {
+          // not there this round
+        }
+      },
+      () => {
+        // back to what it was at the start, as the index still has it: out of the pile
+        const i = Math.floor(next() * 40);
+        const rel = `src/d${i % 5}/f${i}.ts`;
+        writeFileSync(path.join(root, rel), files[rel]!);
+      },
     ];
     let edited = 0;
+    let kept = 0;
     for (let round = 0; round < 24; round++) {
+      // Every other round waits out the stamps' doubt: the edit may then keep what it read before (scanPile.ts).
+      if (round % 2) await sleep(30);
+      const roundNs = BigInt(Date.now()) * 1_000_000n;
       const n = 1 + Math.floor(next() * 4);
       for (let k = 0; k < n; k++) changes[Math.floor(next() * changes.length)]!(round);
       const a = await snap(edit, true);
@@ -90,9 +137,57 @@ describe('a full scan that edits the index’s tree', () => {
       expect(a.tree, `round ${round}`).toBe(b.tree);
       expect(a.notCaptured, `round ${round}`).toEqual(b.notCaptured);
       if (a.edited) edited++;
+      if (a.edited) kept += keptSince(edit, roundNs);
     }
     // The edit really ran (and the plain path took over whenever it did not fit).
     expect(edited).toBeGreaterThan(12);
+    // …and kept paths it had read before, where the disk's stamps allow it (else it reads every one again).
+    if (fineStamps(root)) expect(kept).toBeGreaterThan(10);
+    else console.warn('scanEdit.test: coarse file stamps here; the pile record is never trusted (not checked)');
+  });
+
+  it('sees a rewrite of a path it kept, of the same size and with its mtime put back', async () => {
+    const root = makeWorkspace({ 'a.ts': 'const a = 1;\n', 'b.ts': 'const b = 1;\n' });
+    const edit = (await openTemp(root)).repo;
+    const plain = (await openTemp(root)).repo;
+    await snap(edit, true);
+    await snap(plain, false);
+    const a = path.join(root, 'a.ts');
+    writeFileSync(a, 'const a = 2;\n');
+    // Three edits apart: read (in doubt), read again (past doubt), then kept.
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) await sleep(30);
+      const sinceNs = BigInt(Date.now()) * 1_000_000n;
+      expect((await snap(edit, true)).edited).toBe(true);
+      if (i === 2 && fineStamps(root)) expect(keptSince(edit, sinceNs)).toBe(1);
+    }
+    const was = lstatSync(a, { bigint: true });
+    writeFileSync(a, 'const a = 3;\n');
+    putMtimeBack(a, was.mtimeNs);
+    expect(lstatSync(a, { bigint: true }).mtimeNs).toBe(was.mtimeNs);
+    const after = await snap(edit, true);
+    expect(after.edited).toBe(true);
+    expect(after.tree).toBe((await snap(plain, false)).tree);
+  });
+
+  it('reads again what a warm snapshot changed in between, even once it is back as the index has it', async () => {
+    const root = makeWorkspace({ 'a.ts': 'const a = 1;\n', 'b.ts': 'const b = 1;\n' });
+    const edit = (await openTemp(root)).repo;
+    const plain = (await openTemp(root)).repo;
+    await snap(edit, true);
+    await snap(plain, false);
+    writeFileSync(path.join(root, 'a.ts'), 'const a = 2;\n');
+    for (let i = 0; i < 3; i++) {
+      await sleep(30);
+      await snap(edit, true);
+    }
+    // A hook names b.ts (warm: the last tree edited there), then b.ts goes back unnamed: git lists only a.ts.
+    writeFileSync(path.join(root, 'b.ts'), 'const b = 2;\n');
+    await edit.snapshotTree({ hintPaths: ['b.ts'] });
+    writeFileSync(path.join(root, 'b.ts'), 'const b = 1;\n');
+    const after = await snap(edit, true);
+    expect(after.edited).toBe(true);
+    expect(after.tree).toBe((await snap(plain, false)).tree);
   });
 
   it('leaves the index alone while the changes are few, and stages them all once they are many', async () => {

@@ -31,6 +31,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmS
 import path from 'node:path';
 import { hasGitSegment } from '../excludes';
 import { writeFilePrivateSync } from '../privateFs';
+import type { StoredPile } from './scanPile';
 
 export const WARM_MAX_STREAK = 20;
 export const WARM_MAX_AGE_MS = 60_000;
@@ -57,6 +58,8 @@ interface ScanState {
   tree: string;
   /** The tree the index holds: `tree` after a full scan, older after warm ones (state files of 0.1 lack it). */
   indexTree?: string;
+  /** What the last scan edit captured of the paths that differ from the index (scanPile.ts); checked where used. */
+  pile?: StoredPile;
 }
 
 /** What a snapshot learns about the last one before it starts (read once, before it changes the index). */
@@ -201,6 +204,8 @@ export async function recordScan(
           index,
           tree,
           indexTree: check.state.indexTree ?? check.state.tree,
+          // The pile record describes one tree (scanPile.ts): a warm edit that changed it ends the record.
+          pile: tree === check.state.tree ? check.state.pile : undefined,
         }
       : { lastFullAt: started, warmSinceFull: 0, excludes, index, tree, indexTree: tree };
   await writeState(gitDir, next);
@@ -208,20 +213,34 @@ export async function recordScan(
 
 /**
  * Record a full scan whose tree was edited from the index's (scanEdit.ts): a full scan as of `started`, with the
- * index, and so the tree it holds, left as they were (the caller held the lock on a settled state).
+ * index, and so the tree it holds, left as they were (the caller held the lock on a settled state), and what it
+ * learned of the paths that differ from the index (`pile`).
  */
-export async function recordScanEdit(gitDir: string, check: ScanCheck, started: number, tree: string): Promise<void> {
-  if (check.state) await writeFullScanBase(gitDir, check.state, started, tree);
+export async function recordScanEdit(
+  gitDir: string,
+  check: ScanCheck,
+  started: number,
+  tree: string,
+  pile: StoredPile,
+): Promise<void> {
+  if (check.state) await writeFullScanBase(gitDir, check.state, started, tree, pile);
 }
 
 /** `tree` as the base of the next warm snapshot, as if a full scan began at `started`; the index is left as it was. */
-function writeFullScanBase(gitDir: string, state: ScanState, started: number, tree: string): Promise<void> {
+function writeFullScanBase(
+  gitDir: string,
+  state: ScanState,
+  started: number,
+  tree: string,
+  pile: StoredPile | undefined,
+): Promise<void> {
   return writeState(gitDir, {
     ...state,
     lastFullAt: started,
     warmSinceFull: 0,
     tree,
     indexTree: state.indexTree ?? state.tree,
+    pile,
   });
 }
 
@@ -239,6 +258,7 @@ export async function recordRestoredIndex(gitDir: string, before: ScanCheck, tre
     index: await indexChecksum(gitDir),
     tree,
     indexTree: tree,
+    pile: undefined,
   });
   return true;
 }
@@ -264,7 +284,7 @@ export async function adoptFullScan(gitDir: string, before: string, started: num
   if ((await readStateText(gitDir)) !== before) return false;
   const check = await checkScan(gitDir);
   if (!check.settled || !check.state || check.state.lastFullAt === 0) return false;
-  await writeFullScanBase(gitDir, check.state, started, tree);
+  await writeFullScanBase(gitDir, check.state, started, tree, undefined);
   return true;
 }
 
