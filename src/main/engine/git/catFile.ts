@@ -31,3 +31,9 @@ export async function blobSizes(git: GitRunner, ids: readonly string[]): Promise
   }
   return result;
 }
+
+/** The ids of `ids` the object store does not have (any type: `cat-file --batch-check`, as blobSizes asks). */
+export async function missingObjects(git: GitRunner, ids: readonly string[]): Promise<string[]> {
+  const present = await blobSizes(git, ids);
+  return [...new Set(ids)].filter((id) => !present.has(id));
+}

@@ -7,6 +7,7 @@ import { checkGit } from '../git/checkGit';
 import { commitTree } from '../git/commitTree';
 import { commitBody, gitNow, storedVerbatim } from '../git/commitObject';
 import { changedPathsOfCommits } from '../git/changedPaths';
+import { missingObjects } from '../git/catFile';
 import { diffTreeFiles, type RawChange } from '../git/diffTree';
 import { GitError, toRetraceError } from '../git/errors';
 import { assertSha1, initShadowRepo } from '../git/init';
@@ -47,6 +48,7 @@ import {
   forceFullScan,
   forgetScanState,
   readStateText,
+  scanStateTrees,
   refreshDue,
   unchangedTree,
 } from './warmScope';
@@ -699,8 +701,12 @@ export class ShadowRepo {
   async gc(pruneExpire: string): Promise<void> {
     if (/^now$/i.test(pruneExpire.trim())) throw new RetraceError('E_INVALID_INPUT', 'gc never prunes with no grace');
     await this.guard(() => this.git.raw(['gc', '--quiet', `--prune=${pruneExpire}`]));
-    // An adopted background scan's tree is named by the state alone: after weeks without a snapshot it is pruned.
-    forgetScanState(this.gitDir);
+    // gc drops an object only when neither a ref nor a recent object reaches it, so a tree the state names that is
+    // still here still has all its folders. One can be gone: an adopted background scan's tree is named by the
+    // state alone, and after weeks without a snapshot it is pruned. Forgetting the state costs the next snapshot a
+    // full scan and sweep, so only then.
+    const named = await scanStateTrees(this.gitDir);
+    if ((await missingObjects(this.git, named)).length > 0) forgetScanState(this.gitDir);
   }
 
   /** Damage the cheap check finds, in words, changing nothing (readers: status reports it as pending). */

@@ -297,6 +297,12 @@ export async function forceFullScan(gitDir: string): Promise<void> {
   if (state && state.lastFullAt !== 0) await writeState(gitDir, { ...state, lastFullAt: 0 });
 }
 
+/** The trees the state names (the last snapshot's, the index's): what the next snapshot may build on. */
+export async function scanStateTrees(gitDir: string): Promise<string[]> {
+  const s = await readState(gitDir);
+  return s ? [...new Set([s.tree, s.indexTree ?? s.tree])] : [];
+}
+
 /** No state at all: the next snapshot is a full one with the sweep, and trusts no tree the state named. */
 export function forgetScanState(gitDir: string): void {
   rmSync(path.join(gitDir, STATE_FILE), { force: true });
