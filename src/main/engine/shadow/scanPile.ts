@@ -17,7 +17,7 @@
  * path that leaves the pile is always edited back.
  */
 import path from 'node:path';
-import { inDoubt, lstatIdentity, recordedIdentity, sameStat, type StatIdentity } from './fileIdentity';
+import { inDoubt, lstatIdentity, nowNs, recordedIdentity, sameStat, type StatIdentity } from './fileIdentity';
 import { parentChecker } from './diskChecks';
 
 /** One path as the last edit captured it: its blob (null: absent), its stat data, and when that was taken. */
@@ -79,7 +79,7 @@ export async function lookBeforeEdit(
   root: string,
   paths: readonly string[],
 ): Promise<{ seenAtNs: bigint; stats: Map<string, StatIdentity | null> }> {
-  const seenAtNs = BigInt(Date.now()) * 1_000_000n;
+  const seenAtNs = nowNs();
   const stats = new Map<string, StatIdentity | null>();
   for (const rel of paths) stats.set(rel, await recordedIdentity(path.join(root, rel)));
   return { seenAtNs, stats };
