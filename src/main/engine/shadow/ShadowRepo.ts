@@ -48,8 +48,8 @@ import {
   forceFullScan,
   forgetScanState,
   readStateText,
-  scanStateTrees,
   refreshDue,
+  scanStateTrees,
   unchangedTree,
 } from './warmScope';
 import { withPrivateIndex } from './privateIndex';

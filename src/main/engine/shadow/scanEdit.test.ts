@@ -36,9 +36,9 @@ const indexOf = (repo: ShadowRepo): Buffer => readFileSync(path.join(repo.gitDir
 /** Paths the last scan edit kept from an earlier one without reading them (its pile record's older looks). */
 function keptSince(repo: ShadowRepo, sinceNs: bigint): number {
   const state = JSON.parse(readFileSync(path.join(repo.gitDir, 'retrace-scan.json'), 'utf8')) as {
-    pile?: { paths: Record<string, [unknown, unknown, string] | null> };
+    pile?: { paths: Record<string, [unknown, string] | null> };
   };
-  return Object.values(state.pile?.paths ?? {}).filter((e) => e && BigInt(e[2]) < sinceNs).length;
+  return Object.values(state.pile?.paths ?? {}).filter((e) => e && BigInt(e[1]) < sinceNs).length;
 }
 
 /** The file's mtime set back to exactly `mtimeNs` (Node's utimes takes a double: ~100 ns off at today's dates). */

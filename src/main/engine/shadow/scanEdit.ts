@@ -45,7 +45,7 @@ export async function scanThenEdit(
     kept: new Map(),
   };
   const looked = await lookBeforeEdit(ctx.root, plan.edit);
-  const captured = new Map<string, string | null>();
+  const captured = new Map<string, boolean>();
   const edited =
     plan.edit.length === 0
       ? { tree: plan.base, notCaptured: [] }

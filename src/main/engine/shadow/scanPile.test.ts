@@ -11,14 +11,13 @@ import { loadPile, lookBeforeEdit, nextRecord, planPile, storePile, type PileRec
 afterAll(cleanupTempDirs);
 
 const TREE = 'a'.repeat(40);
-const BLOB = 'b'.repeat(40);
 const CAP = 1024;
 
 /** A record of `paths` as an edit would leave it, looked at `lag` ns after now (past any doubt when large). */
 async function recordOf(root: string, paths: string[], lag = 5_000_000_000n): Promise<PileRecord> {
   const looked = await lookBeforeEdit(root, paths);
   looked.seenAtNs += lag;
-  const captured = new Map(paths.map((p) => [p, looked.stats.get(p) ? BLOB : null] as const));
+  const captured = new Map(paths.map((p) => [p, looked.stats.get(p) !== null] as const));
   return nextRecord(TREE, CAP, paths, new Map(), looked, captured);
 }
 
@@ -50,10 +49,10 @@ describe('the pile record of a scan edit', () => {
     const looked = await lookBeforeEdit(root, pile);
     looked.seenAtNs += 5_000_000_000n;
     // big.bin: left out as too large (no plain verdict).
-    const captured = new Map<string, string | null>([
-      ['a.ts', BLOB],
-      ['b.ts', BLOB],
-      ['c.ts', BLOB],
+    const captured = new Map<string, boolean>([
+      ['a.ts', true],
+      ['b.ts', true],
+      ['c.ts', true],
     ]);
     const record = nextRecord(TREE, CAP, pile, new Map(), looked, captured);
     // a.ts: looked at in the very moment of its last write, as its stamps say: in doubt.
@@ -64,6 +63,27 @@ describe('the pile record of a scan edit', () => {
     const plan = await planPile(root, record, TREE, CAP, ['a.ts', 'b.ts', 'big.bin']);
     expect(plan?.edit).toEqual(['a.ts', 'big.bin', 'c.ts']);
     expect([...(plan?.kept.keys() ?? [])]).toEqual(['b.ts']);
+  });
+
+  it('judges again a path that came or went between its look and its read', async () => {
+    const root = makeWorkspace({ 'here.ts': 'one\n' });
+    const pile = ['here.ts', 'later.ts'];
+    const looked = await lookBeforeEdit(root, pile); // here.ts present, later.ts absent
+    looked.seenAtNs += 5_000_000_000n;
+    // The read found here.ts gone and later.ts there.
+    const record = nextRecord(
+      TREE,
+      CAP,
+      pile,
+      new Map(),
+      looked,
+      new Map([
+        ['here.ts', false],
+        ['later.ts', true],
+      ]),
+    );
+    expect(record.paths.get('here.ts')).toBeNull();
+    expect(record.paths.get('later.ts')).toBeNull();
   });
 
   it('holds only for its own tree and size cap, and survives the state file', async () => {
@@ -77,7 +97,7 @@ describe('the pile record of a scan edit', () => {
     expect(back).toEqual(record);
     expect((await planPile(root, back, TREE, CAP, ['a.ts']))?.edit).toEqual([]);
     // Damaged: as if there were none.
-    expect(loadPile({ tree: TREE, sizeCap: CAP, paths: { 'a.ts': [BLOB, ['file', 'x'], '1'] } })).toBeUndefined();
+    expect(loadPile({ tree: TREE, sizeCap: CAP, paths: { 'a.ts': [['file', 'x'], '1'] } })).toBeUndefined();
     expect(loadPile('nonsense')).toBeUndefined();
   });
 });

@@ -4,8 +4,8 @@
  * A scan edit leaves git's index as it was, so every later scan names the same paths again — the pile grows by
  * each checkpoint's edits until MAX_PATHS — and editing the index's tree at all of them re-read every file of the
  * pile and rewrote the trees above them each time (issue 15: 5 ms at 10 paths, 8 at 60, at 1,000 files). The
- * record keeps, per path the last edit captured, the blob it became and the path's stat data as seen before it
- * was read. The next edit starts from the last snapshot's tree (which holds those blobs) and edits only the paths
+ * record keeps, per path the last edit captured, the path's stat data as seen before it was read (null: absent).
+ * The next edit starts from the last snapshot's tree (which holds what was read then) and edits only the paths
  * whose stat data moved, or whose record is in doubt (a write in the same clock tick as the look: fileIdentity's
  * inDoubt), plus the paths that left the pile (back to what the index holds). The same rule git's index applies
  * to its own entries; scanEdit.test.ts holds the result to the plain path's tree.
@@ -20,9 +20,8 @@ import path from 'node:path';
 import { inDoubt, lstatIdentity, nowNs, recordedIdentity, sameStat, type StatIdentity } from './fileIdentity';
 import { parentChecker } from './diskChecks';
 
-/** One path as the last edit captured it: its blob (null: absent), its stat data, and when that was taken. */
+/** One path as the last edit captured it: its stat data before the read (null: absent), and when that was taken. */
 export interface PileEntry {
-  blob: string | null;
   stat: StatIdentity | null;
   seenAtNs: bigint;
 }
@@ -87,7 +86,7 @@ export async function lookBeforeEdit(
 
 /**
  * The record after an edit: the kept entries, and each edited path still in the pile whose verdict was plain
- * (`captured`: blob id, or null for absent) with the stat data looked at before its read.
+ * (`captured`: true for a blob, false for absent) with the stat data looked at before its read.
  */
 export function nextRecord(
   tree: string,
@@ -95,24 +94,24 @@ export function nextRecord(
   pile: readonly string[],
   kept: ReadonlyMap<string, PileEntry>,
   looked: { seenAtNs: bigint; stats: ReadonlyMap<string, StatIdentity | null> },
-  captured: ReadonlyMap<string, string | null>,
+  captured: ReadonlyMap<string, boolean>,
 ): PileRecord {
   const paths = new Map<string, PileEntry | null>();
   for (const rel of pile) {
     const k = kept.get(rel);
     const stat = looked.stats.get(rel);
-    const blob = captured.get(rel);
+    const isBlob = captured.get(rel);
     if (k) paths.set(rel, k);
     // A look and a verdict that disagree on presence (it came or went in between) are judged again, too.
-    else if (stat !== undefined && blob !== undefined && (stat === null) === (blob === null))
-      paths.set(rel, { blob, stat, seenAtNs: looked.seenAtNs });
+    else if (stat !== undefined && isBlob !== undefined && (stat !== null) === isBlob)
+      paths.set(rel, { stat, seenAtNs: looked.seenAtNs });
     else paths.set(rel, null);
   }
   return { tree, sizeCap, paths };
 }
 
 type StoredStat = [StatIdentity['type'], string, string, string, string, number, number, number, 0 | 1 | 2];
-type StoredEntry = [string | null, StoredStat | null, string];
+type StoredEntry = [StoredStat | null, string];
 
 /** As the scan state file keeps it (JSON: big integers as strings). */
 export interface StoredPile {
@@ -132,7 +131,7 @@ export function storePile(r: PileRecord): StoredPile {
     const stat: StoredStat | null = s
       ? [s.type, `${s.size}`, `${s.mtimeNs}`, `${s.ctimeNs}`, `${s.ino}`, s.mode, s.uid, s.gid, fineCode(s.fine)]
       : null;
-    paths[rel] = [e.blob, stat, `${e.seenAtNs}`];
+    paths[rel] = [stat, `${e.seenAtNs}`];
   }
   return { tree: r.tree, sizeCap: r.sizeCap, paths };
 }
@@ -150,8 +149,7 @@ export function loadPile(stored: unknown): PileRecord | undefined {
         paths.set(rel, null);
         continue;
       }
-      const [blob, st, seen] = entry;
-      if (blob !== null && typeof blob !== 'string') return undefined;
+      const [st, seen] = entry;
       const stat: StatIdentity | null = st
         ? {
             type: st[0],
@@ -165,7 +163,7 @@ export function loadPile(stored: unknown): PileRecord | undefined {
             ...(st[8] === 0 ? {} : { fine: st[8] === 1 }),
           }
         : null;
-      paths.set(rel, { blob, stat, seenAtNs: BigInt(seen) });
+      paths.set(rel, { stat, seenAtNs: BigInt(seen) });
     }
     return { tree: s.tree, sizeCap: s.sizeCap, paths };
   } catch {

@@ -49,8 +49,8 @@ export interface TreeEditContext {
    * anything names them (record.ts: together with its commit and its journal, in one round). Else synced here.
    */
   unsynced?: string[];
-  /** Filled with each path's plain verdict: the blob it became, or null when it was absent (scanPile.ts). */
-  captured?: Map<string, string | null>;
+  /** Filled with each path's plain verdict: true when it became a blob, false when it was absent (scanPile.ts). */
+  captured?: Map<string, boolean>;
 }
 
 /** Reads objects by id (a ResidentReader). */
@@ -59,7 +59,7 @@ export interface ObjectSource {
 }
 
 /** What a path is on disk now: a blob to record, or nothing to record. */
-type Seen = { kind: 'blob'; mode: string; bytes: Buffer; id?: string } | { kind: 'gone'; absent?: true };
+type Seen = { kind: 'blob'; mode: string; bytes: Buffer } | { kind: 'gone'; absent?: true };
 
 interface Change {
   /** The leaf's new state, when a hinted path ends here. */
@@ -137,8 +137,8 @@ export async function editTree(ctx: TreeEditContext): Promise<{ tree: string; no
     if (tree === EMPTY_TREE) written.push(writeLooseObjectSync(ctx.git.gitDir, 'tree', Buffer.alloc(0)));
     if (ctx.captured)
       for (const [rel, s] of seen)
-        if (s.kind === 'blob' && s.id) ctx.captured.set(rel, s.id);
-        else if (s.kind === 'gone' && s.absent) ctx.captured.set(rel, null);
+        if (s.kind === 'blob') ctx.captured.set(rel, true);
+        else if (s.absent) ctx.captured.set(rel, false);
     if (ctx.unsynced) ctx.unsynced.push(...written);
     else await syncLooseObjects(ctx.git.gitDir, written);
     notCaptured.sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -168,7 +168,6 @@ async function rebuild(
       if (child.seen.kind === 'gone') entries.delete(key);
       else {
         const id = writeLooseObjectSync(gitDir, 'blob', child.seen.bytes);
-        child.seen.id = id;
         written.push(id);
         entries.set(key, { mode: child.seen.mode, name, id });
       }
