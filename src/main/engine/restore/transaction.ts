@@ -20,10 +20,9 @@ import { rollBack } from '../recovery/recover';
 import type { RewindEvent, UnrewindEvent } from '../sessions/events';
 import { safetyRef, sessionRef } from '../sessions/ids';
 import { nowNs, type Expectation } from '../shadow/fileIdentity';
-import { batchEnd, type ApplyOptions, type PlacedFile, type RestorePlan } from '../shadow/restore';
-import { captureIdentities } from './fileIdentity';
-import { assertFreeSpace } from './freeSpace';
-import { captureModes, loadModes, reapplyModes, writeModes } from './modes';
+import type { PlacedFile } from '../shadow/restore';
+import { loadModes, reapplyModes, writeModes } from './modes';
+import { prepare, prepareAhead, type Prepared } from './prepare';
 import { finishParkedRollback } from '../recovery/parked';
 import { step } from '../stepTrace';
 
@@ -61,7 +60,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   let skipped: { path: string; reason: string }[] = [];
   let expect = new Map<string, Expectation>();
   /** What the plan already read (codeTree's entries, blob sizes) or asked for: the apply need not ask git again. */
-  let known: Pick<ApplyOptions, 'entries' | 'blobSizes' | 'readAhead'> = {};
+  let known: Prepared['known'] = {};
   let codeTree: string | null = typeof t.codeTree === 'function' ? null : t.codeTree;
   /** What the journal's round makes durable with it: the safety commit and the modes file (written unsynced). */
   let toSync: { files: string[]; dirs: string[] } | null = null;
@@ -72,39 +71,41 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   if (t.codeTree) {
     for (let attempt = 1; ; attempt++) {
       const startedNs = nowNs();
-      if (attempt === 1 && typeof t.codeTree === 'string') void shadow.planAhead(t.codeTree);
-      const snap = await step('snapshot', () => shadow.snapshotTree());
+      // Prepared from the last snapshot's tree while this one scans (prepare.ts); taken if it names that tree.
+      // A dry run only plans, ahead too.
+      const aheadTo = attempt === 1 && typeof t.codeTree === 'string' ? t.codeTree : null;
+      const aheadPlan = aheadTo && t.dryRun ? shadow.planAhead(aheadTo, t.paths) : null;
+      const ahead =
+        aheadTo && !t.dryRun ? prepareAhead({ ctx, shadow, startedNs, codeTree: aheadTo, ...pathsOf(t) }) : null;
+      const snap = await step('snapshot', () => shadow.snapshotTree()).catch(async (e: unknown) => {
+        await Promise.all([ahead, aheadPlan]); // nothing of this transaction runs on once it has ended
+        throw e;
+      });
       if (typeof t.codeTree === 'function') codeTree = await t.codeTree(snap.tree);
-      const plan: RestorePlan = await step('plan', () => shadow.planRestore(snap.tree, codeTree!, t.paths));
+      let prepared = ahead ? await ahead : null;
+      if (prepared?.fromTree !== snap.tree) prepared = null;
+      if (!prepared) {
+        const made = aheadPlan ? await aheadPlan : null;
+        const plan =
+          made?.from === snap.tree
+            ? made.plan
+            : await step('plan', () => shadow.planRestore(snap.tree, codeTree!, t.paths));
+        if (t.dryRun) return { safety: null, changed: plan.steps.map((s) => s.path), skipped: plan.skipped };
+        try {
+          prepared = await prepare({ ctx, shadow, plan, fromTree: snap.tree, startedNs });
+        } catch (e) {
+          // Nothing is written yet: a file that moved during the snapshot just needs a newer safety snapshot.
+          if (e instanceof RetraceError && e.code === 'E_CHANGED_DURING_RESTORE' && attempt < SNAPSHOT_ATTEMPTS)
+            continue;
+          throw e;
+        }
+      }
+      const { plan, modes } = prepared;
       planned = plan.steps.map((s) => s.path);
       skipped = plan.skipped;
-      if (t.dryRun) return { safety: null, changed: planned, skipped };
-      const writes = plan.steps.filter((s) => s.action === 'write' && s.blob).map((s) => s.blob!);
-      // Asked now, answered by the resident reader while the disk is looked at (identities, modes); a failure is
-      // reported where it is awaited, below.
-      const sizesAsked = shadow.blobSizes(writes);
-      sizesAsked.catch(() => {});
-      try {
-        const was = new Map(plan.steps.filter((s) => s.was).map((s) => [s.path, s.was!]));
-        expect = await step('identities', () =>
-          captureIdentities(ctx.ws.root, planned, was, startedNs, ctx.ws.caseInsensitive),
-        );
-      } catch (e) {
-        // Nothing is written yet: a file that moved during the snapshot just needs a newer safety snapshot.
-        if (e instanceof RetraceError && e.code === 'E_CHANGED_DURING_RESTORE' && attempt < SNAPSHOT_ATTEMPTS) continue;
-        throw e;
-      }
-      const modes = await step('modes', () => captureModes(ctx.ws.root, planned));
-      const sizes = await step('sizes', () => sizesAsked);
-      await step('freeSpace', () => assertFreeSpace(ctx.ws.root, sizes));
-      const blobSizes = new Map(writes.map((id, i) => [id, sizes[i]!]));
-      // The first batch's contents are read while the steps up to the apply run (the reader is a process of its own).
-      const ahead = writes.slice(
-        0,
-        batchEnd(writes, (id) => blobSizes.get(id) ?? 0),
-      );
-      known = { entries: plan.entries, blobSizes, readAhead: shadow.readAhead(ahead) };
+      ({ expect, known } = prepared);
       const whole = plan.whole ? { wholeTo: codeTree! } : {};
+      const blobSizes = known.blobSizes!;
       stageApplied = () => shadow.stageRestored(snap.tree, { steps: plan.steps, ...whole }, blobSizes, placed);
       // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
       const parent = await shadow.readRef(sessionRef(t.target.session));
@@ -213,6 +214,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   fault('restore:after-clear');
   return { safety, changed, skipped };
 }
+
+const pathsOf = (t: Transaction): { paths?: string[] } => (t.paths ? { paths: t.paths } : {});
 
 function visibilityEvents(rid: string, c: VisibilityChange, to: string | undefined): (RewindEvent | UnrewindEvent)[] {
   const ts = new Date().toISOString();

@@ -35,6 +35,7 @@ import {
   planRestore,
   type ApplyOptions,
   type PlacedFile,
+  type PlanReaders,
   type RestorePlan,
   type RestoreStep,
 } from './restore';
@@ -50,7 +51,7 @@ import {
   readStateText,
   refreshDue,
   scanStateTrees,
-  unchangedTree,
+  lastTree,
 } from './warmScope';
 import { withPrivateIndex } from './privateIndex';
 import { makeTag, tagSubjects } from '../git/tags';
@@ -100,8 +101,6 @@ export class ShadowRepo {
   private readonly differ: ResidentDiffTree<FileChange[]> | null;
   /** Restore plans' whole-tree diffs (started by the first restore; stops by itself when idle). */
   private readonly rawDiffer: ResidentDiffTree<RawChange[]> | null;
-  /** A restore plan's diff asked for while its safety snapshot runs (planAhead), taken by the plan it was for. */
-  private planDiffAhead: { from: string; to: string; changes: Promise<RawChange[]> } | null = null;
   /** refs/retrace/… read and moved in-process with git's lock protocol (git for anything unusual). */
   private readonly refs: LooseRefs;
   /** The runner with git's fsyncs off, for snapshots whose caller syncs the file system (snapshotTree syncLater). */
@@ -465,39 +464,41 @@ export class ShadowRepo {
   }
 
   /**
-   * Ask for the diff a restore to `toTree` will plan from while its safety snapshot still scans the folder
-   * (issue 15: the scan is a git process, this process waits meanwhile). Most often nothing changed since the last
-   * snapshot, which then names the tree it named before; two trees' diff never changes. The plan takes it only
-   * when the snapshot did name that tree (planRestore). Never throws.
+   * A restore's plan made while its safety snapshot still scans the folder (issue 15: the scan is a git process,
+   * this process waits meanwhile), from the tree the last snapshot named: most often nothing changed since, and the
+   * snapshot names that tree again. The caller takes the plan only when it does (`from`); a folder that changed
+   * meanwhile is planned from the new snapshot, or the change would be left out. Not through guard, as readAhead:
+   * a repair must not start in the background of a transaction. Null when there is no such tree or it failed.
    */
-  async planAhead(toTree: string): Promise<void> {
-    const rawDiffer = this.rawDiffer;
-    if (!rawDiffer) return;
+  async planAhead(toTree: string, paths?: string[]): Promise<{ from: string; plan: RestorePlan } | null> {
     try {
-      const from = unchangedTree(await checkScan(this.gitDir));
-      if (!from) return;
+      const from = lastTree(await checkScan(this.gitDir));
+      if (!from) return null;
       const to = await this.treeOf(toTree);
-      const changes = rawDiffer.diff(from, to);
-      changes.catch(() => {}); // the plan asks again
-      this.planDiffAhead = { from, to, changes };
+      const plan = await planRestore(
+        this.git,
+        this.ws.root,
+        from,
+        to,
+        paths,
+        this.ws.caseInsensitive,
+        this.planReaders(),
+      );
+      return { from, plan };
     } catch {
-      // only a head start: the plan asks for itself
+      return null; // only a head start: the plan is made again from the snapshot
     }
   }
 
   async planRestore(fromTree: string, toTree: string, paths?: string[]): Promise<RestorePlan> {
     const [a, b] = await Promise.all([this.treeOf(fromTree), this.treeOf(toTree)]);
-    const rawDiffer = this.rawDiffer;
-    const ahead = this.planDiffAhead;
-    this.planDiffAhead = null;
-    // The diff asked for ahead, when it is of these very trees (a failed one is asked again).
-    const rawDiff = (differ: ResidentDiffTree<RawChange[]>, x: string, y: string): Promise<RawChange[]> =>
-      ahead?.from === x && ahead.to === y ? ahead.changes.catch(() => differ.diff(x, y)) : differ.diff(x, y);
-    const readers = {
-      objects: this.objects,
-      ...(rawDiffer ? { rawDiff: (x: string, y: string) => rawDiff(rawDiffer, x, y) } : {}),
-    };
+    const readers = this.planReaders();
     return this.guard(() => planRestore(this.git, this.ws.root, a, b, paths, this.ws.caseInsensitive, readers));
+  }
+
+  private planReaders(): PlanReaders {
+    const rawDiffer = this.rawDiffer;
+    return { objects: this.objects, ...(rawDiffer ? { rawDiff: (x: string, y: string) => rawDiffer.diff(x, y) } : {}) };
   }
 
   async applyPaths(tree: string, paths: string[], opts: ApplyOptions = {}): Promise<string[]> {
@@ -603,7 +604,12 @@ export class ShadowRepo {
 
   /** The byte size of each blob (for the free-space check before a restore), asked of the resident reader. */
   async blobSizes(ids: readonly string[]): Promise<number[]> {
-    const infos = await this.guard(() => Promise.all(ids.map((id) => this.objects.info(id))));
+    return this.guard(() => this.sizesAhead(ids));
+  }
+
+  /** blobSizes, not through guard (a restore's plan made ahead, planAhead): its caller asks again on failure. */
+  async sizesAhead(ids: readonly string[]): Promise<number[]> {
+    const infos = await Promise.all(ids.map((id) => this.objects.info(id)));
     return infos.map((info) => info?.size ?? 0);
   }
 
