@@ -122,9 +122,8 @@ export function looseObjectPaths(gitDir: string, ids: Iterable<string>): { files
 }
 
 /**
- * Make a few objects written with `durable: false` durable, all at once: every file's fsync and then every
- * folder's, each group in parallel (the file system commits them together), instead of two fsyncs in turn per
- * object. Objects that are already packed or were gone are skipped (a pack is synced by git when written).
+ * Make a few objects written with `durable: false` durable, all at once: every file's fsync and every folder's
+ * in parallel (the file system commits them together), instead of two fsyncs in turn per object. Objects that are already packed or were gone are skipped (a pack is synced by git when written).
  */
 export async function syncLooseObjects(gitDir: string, ids: Iterable<string>): Promise<void> {
   const { files, dirs } = looseObjectPaths(gitDir, ids);

@@ -142,6 +142,8 @@ export function changedError(rels: string[], extra = ''): RetraceError {
 class ApplyRun {
   readonly done: Done[] = [];
   readonly dirs = new Set<string>();
+  /** Folders this run looked at or made for its writes (mkdirs). */
+  private readonly folders = new Set<string>();
   private readonly temps = new Set<string>();
   private readonly tag: string;
 
@@ -222,13 +224,19 @@ class ApplyRun {
 
   async mkdirs(rel: string): Promise<void> {
     for (const parent of parentsOf(rel)) {
+      // Looked at once per run: the files of a restore share their folders, and an lstat of each parent of each
+      // file was a tenth of the writes' time. A folder swapped for a symlink within the run's milliseconds is
+      // the same race as one swapped between a single look and the open after it.
+      if (this.folders.has(parent)) continue;
       const abs = this.abs(parent);
       const st = await lstatIdentity(abs);
       if (!st) {
         await onPath(parent, 'create folder', () => fs.mkdir(abs));
         this.done.push({ kind: 'mkdir', rel: parent });
         this.dirs.add(path.dirname(abs));
-      } else if (st.type !== 'dir')
+        this.folders.add(parent);
+      } else if (st.type === 'dir') this.folders.add(parent);
+      else
         throw new RetraceError(
           'E_PATH_OUTSIDE_WORKSPACE',
           `cannot write ${rel}: ${parent} is ${st.type === 'link' ? 'a symlink' : 'not a folder'}`,
