@@ -25,7 +25,7 @@ export interface Prepared {
   plan: RestorePlan;
   expect: Map<string, Expectation>;
   /** What the apply need not ask git again: the plan's entries, the blob sizes, the first batch's contents. */
-  known: Pick<ApplyOptions, 'entries' | 'blobSizes' | 'readAhead'>;
+  known: Required<Pick<ApplyOptions, 'entries' | 'blobSizes' | 'readAhead'>>;
   /** The exact modes of the planned paths and their folders, for the modes file (modes.ts). */
   modes: ModeRecord;
 }

@@ -60,7 +60,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   let skipped: { path: string; reason: string }[] = [];
   let expect = new Map<string, Expectation>();
   /** What the plan already read (codeTree's entries, blob sizes) or asked for: the apply need not ask git again. */
-  let known: Prepared['known'] = {};
+  let known: Partial<Prepared['known']> = {};
   let codeTree: string | null = typeof t.codeTree === 'function' ? null : t.codeTree;
   /** What the journal's round makes durable with it: the safety commit and the modes file (written unsynced). */
   let toSync: { files: string[]; dirs: string[] } | null = null;
@@ -105,7 +105,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       skipped = plan.skipped;
       ({ expect, known } = prepared);
       const whole = plan.whole ? { wholeTo: codeTree! } : {};
-      const blobSizes = known.blobSizes!;
+      const { blobSizes } = prepared.known;
       stageApplied = () => shadow.stageRestored(snap.tree, { steps: plan.steps, ...whole }, blobSizes, placed);
       // The safety checkpoint hangs off the target session's chain, and its own ref keeps it alive (I5).
       const parent = await shadow.readRef(sessionRef(t.target.session));

@@ -467,19 +467,19 @@ export class ShadowRepo {
    * A restore's plan made while its safety snapshot still scans the folder (issue 15: the scan is a git process,
    * this process waits meanwhile), from the tree the last snapshot named: most often nothing changed since, and the
    * snapshot names that tree again. The caller takes the plan only when it does (`from`); a folder that changed
-   * meanwhile is planned from the new snapshot, or the change would be left out. Not through guard, as readAhead:
-   * a repair must not start in the background of a transaction. Null when there is no such tree or it failed.
+   * meanwhile is planned from the new snapshot, or the change would be left out. `toTree` is a tree (treeOf): nothing
+   * here goes through guard, as readAhead: a repair must not start in the background of a transaction. Null when
+   * there is no such tree or anything failed.
    */
   async planAhead(toTree: string, paths?: string[]): Promise<{ from: string; plan: RestorePlan } | null> {
     try {
       const from = lastTree(await checkScan(this.gitDir));
       if (!from) return null;
-      const to = await this.treeOf(toTree);
       const plan = await planRestore(
         this.git,
         this.ws.root,
         from,
-        to,
+        toTree,
         paths,
         this.ws.caseInsensitive,
         this.planReaders(),
