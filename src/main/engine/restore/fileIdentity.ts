@@ -1,6 +1,6 @@
 /**
- * I9, first half: right after a restore's safety snapshot, what each planned path holds — its stat identity and
- * the blob the safety tree has for it. The apply compares against this immediately before it replaces or
+ * I9, first half: what each planned path of a restore holds — its stat identity and the blob the safety tree has for
+ * it — taken once its safety snapshot has begun (while it scans, or right after: restore/prepare.ts). The apply compares against this immediately before it replaces or
  * deletes the path (shadow/apply.ts), so a write that lands after the snapshot is never overwritten unsaved.
  *
  * The snapshot and this look are not one instant: a file whose times fall within the doubt window of the moment

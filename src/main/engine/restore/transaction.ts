@@ -1,10 +1,10 @@
 /**
  * One restore transaction — a restore, a revert or an undo — in an order that a kill at any moment leaves recoverable:
  *
- *   safety snapshot → identities + free space + modes → safety commit, modes file and journal (durable in one
- *   round) → safety ref → apply files (fsynced) → visibility events → ledger entry → clear journal
+ *   safety snapshot (with identities + free space + modes, prepare.ts) → safety commit, modes file and journal
+ *   (durable in one round) → safety ref → apply files (fsynced) → visibility events → ledger entry → clear journal
  *
- * Nothing written meanwhile is lost (I9): each planned path's identity is taken right after the safety snapshot
+ * Nothing written meanwhile is lost (I9): each planned path's identity is taken with the safety snapshot
  * (fileIdentity.ts) and the apply compares against it right before it replaces or deletes the path; a file
  * that changed stops the restore (E_CHANGED_DURING_RESTORE), rolled back. Exact permission bits and folders are
  * kept beside the safety checkpoint (modes.ts) for undo and rollback (I11). A thrown error rolls back what was
