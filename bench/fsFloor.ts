@@ -8,13 +8,16 @@
  * - `replace`    — unlink, create, write: what git's checkout does to a changed file (no sync, nothing kept);
  * - `atomic`     — a new file beside it, renamed over it (I11: never half-written; no sync);
  * - `durable`    — `atomic` with one syncfs before the renames and one after (I11 and I8 across a crash);
- * - `kept`       — `durable` with the replaced file hard-linked aside until the end, then unlinked (I9's backup).
+ * - `kept`       — `durable` with the replaced file hard-linked aside until the end, then unlinked (I9's backup);
+ * - `reused`     — a design, not built (issue 15's note): the replaced file kept in an attic instead of unlinked, and
+ *                  the version a write before kept there renamed back in place of a new file; one syncfs for the
+ *                  renames. A restore and its undo then write, sync and free no content.
  *
  * Retrace's restore adds to `kept` the safety checkpoint (a git scan), the plan and the I9 checks.
  *
  *   npx tsx bench/fsFloor.ts --files 1000 [--runs 15]
  */
-import { cpSync, linkSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { cpSync, linkSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeNewFile } from '../src/main/engine/shadow/atomicWrite';
@@ -23,7 +26,7 @@ import { applyEdits, generateTree, type TreeSpec } from './generate';
 import { median, type FloorRow, type FloorRung } from './stats';
 import { arg } from './args';
 
-export const RUNGS: readonly FloorRung[] = ['replace', 'atomic', 'durable', 'kept'];
+export const RUNGS: readonly FloorRung[] = ['replace', 'atomic', 'durable', 'kept', 'reused'];
 
 /** A new file, written as a restore writes its side files (atomicWrite.ts), its sync left to the rung. */
 const create = (abs: string, content: Buffer) => writeNewFile(abs, content, 0o644, false, { sync: false });
@@ -40,6 +43,10 @@ export async function writeRung(root: string, rung: FloorRung, contents: Readonl
     }
     return performance.now() - t0;
   }
+  if (rung === 'reused') {
+    await reuseFromAttic(root, contents);
+    return performance.now() - t0;
+  }
   const side = abs.map((a) => path.join(path.dirname(a), `.${path.basename(a)}.~floor.new`));
   for (const [i, s] of side.entries()) await create(s, bytes[i]!);
   // The syncs a restore makes, the same way (syncFs.ts: one syncfs where trusted, else each file and folder).
@@ -51,6 +58,37 @@ export async function writeRung(root: string, rung: FloorRung, contents: Readonl
   if (rung === 'kept') for (const a of abs) unlinkSync(`${a}.~floor.old`);
   if (rung !== 'atomic') await syncWrittenDirs(new Set(abs.map((a) => path.dirname(a))));
   return performance.now() - t0;
+}
+
+/** The `reused` rung's state per tree: per path, the kept file and the content it holds, and what is in place. */
+interface Attic {
+  kept: Map<string, { file: string; content: Buffer }>;
+  inPlace: Map<string, Buffer>;
+}
+const attics = new Map<string, Attic>();
+let keptCount = 0;
+
+async function reuseFromAttic(root: string, contents: ReadonlyMap<string, Buffer>): Promise<void> {
+  const state = attics.get(root) ?? { kept: new Map(), inPlace: new Map() };
+  attics.set(root, state);
+  const atticDir = `${root}.attic`; // beside the tree, on its file system
+  mkdirSync(atticDir, { recursive: true });
+  // A version no kept file holds yet (the first round) is written as `kept` writes it.
+  const fresh = [...contents].filter(([rel, c]) => !state.kept.get(rel)?.content.equals(c));
+  const side = new Map(fresh.map(([rel]) => [rel, path.join(root, `${rel}.~floor.new`)]));
+  for (const [rel, c] of fresh) await create(side.get(rel)!, c);
+  await syncWrittenFiles([...side.values()]);
+  for (const [rel, content] of contents) {
+    const a = path.join(root, rel);
+    const from = side.get(rel) ?? state.kept.get(rel)!.file;
+    const keep = path.join(atticDir, String(keptCount++));
+    const was = state.inPlace.get(rel) ?? readFileSync(a);
+    linkSync(a, keep);
+    renameSync(from, a);
+    state.kept.set(rel, { file: keep, content: was });
+    state.inPlace.set(rel, content);
+  }
+  await syncWrittenDirs(new Set([atticDir, ...[...contents.keys()].map((rel) => path.dirname(path.join(root, rel)))]));
 }
 
 /**
@@ -69,7 +107,7 @@ export async function measureFloor(spec: TreeSpec, runs: number): Promise<FloorR
     for (let k = 0; k < 10; k++) for (const rel of await applyEdits(root, tree.manifest, k)) touched.add(rel);
     const before = new Map([...touched].map((rel) => [rel, original.get(rel)!]));
     const after = new Map([...touched].map((rel) => [rel, readFileSync(path.join(root, rel))]));
-    const times: Record<FloorRung, number[]> = { replace: [], atomic: [], durable: [], kept: [] };
+    const times: Record<FloorRung, number[]> = { replace: [], atomic: [], durable: [], kept: [], reused: [] };
     for (let i = 0; i <= runs; i++)
       for (const rung of RUNGS) {
         const back = await writeRung(root, rung, before);

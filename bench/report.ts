@@ -129,15 +129,15 @@ export function renderMarkdown(r: BenchResults, notes: ReportNotes, cpu: Map<Run
     out.push("## What the file system charges for a restore's writes");
     out.push('');
     out.push(
-      "The paths the bench's restore writes, written back and forth on a copy of the tree with none of Retrace's checks (`bench/fsFloor.ts`), one guarantee added per column: **replace** = unlink, create, write (git's checkout); **atomic** = a new file renamed over the old (I11); **durable** = one syncfs before the renames and one after (I8, I11 across a crash); **kept** = the old file hard-linked aside until the end (I9). Medians, ms.",
+      "The paths the bench's restore writes, written back and forth on a copy of the tree with none of Retrace's checks (`bench/fsFloor.ts`), one guarantee added per column: **replace** = unlink, create, write (git's checkout); **atomic** = a new file renamed over the old (I11); **durable** = one syncfs before the renames and one after (I8, I11 across a crash); **kept** = the old file hard-linked aside until the end (I9); **reused** = a design, not built: the old file kept in an attic, and the version a write before kept there renamed back in place of a new file (no content written, synced or freed). Medians, ms.",
     );
     out.push('');
-    out.push('| files | paths | KiB | replace | atomic | durable | kept | raw git restore |');
-    out.push('|---|---|---|---|---|---|---|---|');
+    out.push('| files | paths | KiB | replace | atomic | durable | kept | reused | raw git restore |');
+    out.push('|---|---|---|---|---|---|---|---|---|');
     for (const f of r.floor) {
       const raw = r.runs.find((x) => x.files === f.files && x.operation === 'restore' && x.method === 'raw-git');
       out.push(
-        `| ${f.files.toLocaleString('en-US')} | ${f.paths} | ${(f.bytes / 1024).toFixed(0)} | ${f.ms.replace.toFixed(1)} | ${f.ms.atomic.toFixed(1)} | ${f.ms.durable.toFixed(1)} | ${f.ms.kept.toFixed(1)} | ${raw ? raw.medianMs.toFixed(1) : '–'} |`,
+        `| ${f.files.toLocaleString('en-US')} | ${f.paths} | ${(f.bytes / 1024).toFixed(0)} | ${f.ms.replace.toFixed(1)} | ${f.ms.atomic.toFixed(1)} | ${f.ms.durable.toFixed(1)} | ${f.ms.kept.toFixed(1)} | ${f.ms.reused?.toFixed(1) ?? '–'} | ${raw ? raw.medianMs.toFixed(1) : '–'} |`,
       );
     }
     out.push('');

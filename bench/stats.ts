@@ -52,7 +52,7 @@ export interface BenchResults {
 }
 
 /** The rungs of a restore's writes, each adding a guarantee to the one before (bench/fsFloor.ts). */
-export type FloorRung = 'replace' | 'atomic' | 'durable' | 'kept';
+export type FloorRung = 'replace' | 'atomic' | 'durable' | 'kept' | 'reused';
 
 export interface FloorRow {
   files: number;
