@@ -19,6 +19,7 @@ import type { LedgerMode, LedgerRestore } from '../ledger';
 import { rollBack } from '../recovery/recover';
 import type { RewindEvent, UnrewindEvent } from '../sessions/events';
 import { safetyRef, sessionRef } from '../sessions/ids';
+import { Attic } from '../shadow/attic';
 import { nowNs, type Expectation } from '../shadow/fileIdentity';
 import type { PlacedFile } from '../shadow/restore';
 import { loadModes, reapplyModes, writeModes } from './modes';
@@ -156,6 +157,8 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   let changed: string[] = [];
   /** Side files kept under a visible name: a version someone wrote while its path held something newer. */
   const kept: string[] = [];
+  /** The files this transaction replaces are kept there, and earlier ones taken back from there (attic.ts). */
+  const attic = codeTree && planned.length > 0 ? Attic.open(ctx.ws.dir, ctx.ws.root, t.rid) : null;
   try {
     if (codeTree && planned.length > 0) {
       const opts = {
@@ -165,6 +168,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
         kept,
         placed,
         ...known,
+        ...(attic ? { attic } : {}),
       };
       if (faultArmed('restore:mid-apply')) {
         await shadow.applyPaths(codeTree, planned.slice(0, Math.ceil(planned.length / 2)), opts);
@@ -209,6 +213,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   };
   await step('ledger', () => ctx.ledger.append(entry));
   fault('restore:after-ledger');
+  attic?.finish();
   // Not synced: a journal that comes back after a crash names a restore the ledger has, and recovery only drops it.
   await step('clear', () => ctx.journal.clear({ durable: false }));
   fault('restore:after-clear');

@@ -8,7 +8,8 @@
  *   (`expect`, fileIdentity.ts); a difference stops the run (or, for a rollback, leaves that path alone);
  * - the replaced file is not dropped at once: it stays linked as a side file until every path is written
  *   (deleted files: until every deletion is done), and is then checked again, so a write that reached it through
- *   a descriptor opened before the rename is seen; such a file is put back as it is now and the run stops;
+ *   a descriptor opened before the rename is seen; such a file is put back as it is now and the run stops; one
+ *   that passes is kept in the attic for a later restore to put back (attic.ts), or dropped;
  * - a failure undoes what this run did, from those side files (no new disk space needed).
  *
  * What remains, honestly: a program that opened a file before our rename and writes to it only after the final
@@ -37,6 +38,7 @@ import {
   type Expectation,
   type StatIdentity,
 } from './fileIdentity';
+import type { Attic } from './attic';
 import { respellForTree } from './caseInsensitive';
 import { fsError, onPath } from './fsErrors';
 import { NO_HARD_LINKS, putInPlace, relKept, removeIfStill } from './putInPlace';
@@ -73,6 +75,11 @@ export interface ApplyOptions {
   alongsideSettle?: () => Promise<unknown>;
   /** Collects each file and symlink this run put in place, with what it was when written (stageRestored.ts). */
   placed?: Map<string, PlacedFile>;
+  /**
+   * Where a replaced file, once checked, is kept instead of dropped, and where kept files of earlier restores are
+   * taken from instead of writing new ones (attic.ts).
+   */
+  attic?: Pick<Attic, 'keep' | 'take'>;
 }
 
 /**
@@ -102,6 +109,8 @@ interface Staged {
   file: boolean;
   /** Its stat data once written. */
   written: BigIntStats;
+  /** A kept file of an earlier restore (attic.ts), not written by this run: never dropped by it. */
+  reused?: boolean;
 }
 
 interface Backup {
@@ -168,6 +177,24 @@ class ApplyRun {
 
   get readAhead(): Map<string, Promise<Buffer | null>> | undefined {
     return this.opts.readAhead;
+  }
+
+  /**
+   * The entries an earlier restore's kept file holds exactly (attic.ts), staged as that file: no content to read or
+   * write. Synced and placed as written ones are.
+   */
+  async stageKept(entries: readonly TreeEntry[]): Promise<Staged[]> {
+    const attic = this.opts.attic;
+    const out: Staged[] = [];
+    if (!attic) return out;
+    for (const entry of entries) {
+      if (entry.mode !== '100644' && entry.mode !== '100755') continue;
+      const file = await attic.take(entry.path, entry.id, entry.mode === '100755');
+      if (!file) continue;
+      await this.mkdirs(entry.path);
+      out.push({ entry, tmp: file, file: true, written: lstatSync(file, { bigint: true }), reused: true });
+    }
+    return out;
   }
 
   abs(rel: string): string {
@@ -289,7 +316,7 @@ class ApplyRun {
   }
 
   /** The second half: compare rel with what it must hold (I9), keep the old file linked aside, rename. */
-  async place({ entry, tmp, written }: Staged): Promise<boolean> {
+  async place({ entry, tmp, written, reused }: Staged): Promise<boolean> {
     const rel = entry.path;
     const abs = this.abs(rel);
     await testHook('apply:before-place', abs);
@@ -298,7 +325,7 @@ class ApplyRun {
     const now = await lstatIdentity(abs);
     const g = await this.guard(rel, now);
     if (!g.ok) {
-      dropSideFile(tmp);
+      if (!reused) dropSideFile(tmp);
       this.temps.delete(tmp);
       return false;
     }
@@ -355,6 +382,7 @@ class ApplyRun {
   async settle(): Promise<void> {
     const late: string[] = [];
     const unchanged: Backup[] = [];
+    const settled = new Set<Backup>();
     for (const d of this.done) {
       if ((d.kind !== 'replaced' && d.kind !== 'removed') || !d.backup || d.backup.settled) continue;
       if (this.opts.expect && d.backup.was.blob !== null) {
@@ -366,14 +394,17 @@ class ApplyRun {
           continue;
         }
       }
-      unchanged.push(d.backup);
+      // Checked: kept for a later restore to put back (attic.ts), or dropped.
+      const keptIn = this.opts.expect ? this.opts.attic?.keep(d.rel, d.backup.abs, d.backup.was) : null;
+      if (keptIn) this.dirs.add(keptIn);
+      else unchanged.push(d.backup);
+      settled.add(d.backup);
     }
     // Dropped all at once: each unlink frees the replaced file's blocks and waits for the file system's journal,
     // and one after another those waits added up to most of a restore's time on a busy disk.
     await step('settle.drop', () => dropSideFiles(unchanged.map((b) => b.abs)));
-    const dropped = new Set(unchanged);
     for (const d of this.done)
-      if ((d.kind === 'replaced' || d.kind === 'removed') && d.backup && dropped.has(d.backup)) {
+      if ((d.kind === 'replaced' || d.kind === 'removed') && d.backup && settled.has(d.backup)) {
         d.backup.settled = true;
         d.backup = null;
       }
@@ -564,10 +595,15 @@ async function applyAll(
     }
   });
 
+  // Kept files of earlier restores that hold what is wanted go in with the first batch, synced with it.
+  let kept = await step('apply.reuse', () => run.stageKept(pending));
+  const taken = new Set(kept.map((k) => k.entry));
+  const toWrite = taken.size > 0 ? pending.filter((e) => !taken.has(e)) : pending;
+  if (toWrite.length === 0 && kept.length > 0) await syncAndPlace(run, kept);
   // Read contents in bounded batches so a large restore does not hold every blob in memory at once.
-  for (let i = 0; i < pending.length;) {
-    const j = batchEnd(pending, (e) => sizes.get(e.id) ?? 0, i);
-    const batch = pending.slice(i, j);
+  for (let i = 0; i < toWrite.length;) {
+    const j = batchEnd(toWrite, (e) => sizes.get(e.id) ?? 0, i);
+    const batch = toWrite.slice(i, j);
     const contents = await step('apply.readBlobs', () =>
       contentsOf(
         git,
@@ -577,7 +613,8 @@ async function applyAll(
       ),
     );
     // The whole batch staged, made durable in one wait, then renamed in: a batch's side files are bounded by its bytes.
-    const staged: Staged[] = [];
+    const staged: Staged[] = kept;
+    kept = [];
     await step('apply.stage', async () => {
       for (const entry of batch) {
         const content = contents.get(entry.id);
@@ -585,12 +622,16 @@ async function applyAll(
         staged.push(await run.stage(entry, content));
       }
     });
-    await step('apply.syncStaged', () => run.syncStaged(staged));
-    await step('apply.place', async () => {
-      for (const s of staged) await run.place(s);
-    });
+    await syncAndPlace(run, staged);
     i = j;
   }
+}
+
+async function syncAndPlace(run: ApplyRun, staged: readonly Staged[]): Promise<void> {
+  await step('apply.syncStaged', () => run.syncStaged(staged));
+  await step('apply.place', async () => {
+    for (const s of staged) await run.place(s);
+  });
 }
 
 /** Blob sizes: the ones the caller gave, the rest from git (its resident reader when given). */

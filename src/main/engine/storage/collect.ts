@@ -15,6 +15,7 @@ import type { GcResult, SessionSummary, StorageBudget } from '../../../shared/mo
 import type { WorkspaceContext } from '../context';
 import { refreshStorage } from '../maintenance';
 import { sessionRef } from '../sessions/ids';
+import { dropAttic } from '../shadow/attic';
 import { removeArchive } from './archive';
 import { keepReasons, LABEL_PREFIX, SESSION_PREFIX } from './keep';
 import { promises as fs } from 'node:fs';
@@ -144,6 +145,8 @@ async function removeAndCollect(
     await removeArchive(host.ws, id);
   }
   await alsoLocked?.();
+  // Files restores replaced, kept for a while to be put back (attic.ts): what is forgotten goes with them too.
+  dropAttic(host.ws.dir);
   await shadow.repackReachable();
   return refreshStorage(host);
 }
