@@ -9,9 +9,9 @@
  * - `atomic`     — a new file beside it, renamed over it (I11: never half-written; no sync);
  * - `durable`    — `atomic` with one syncfs before the renames and one after (I11 and I8 across a crash);
  * - `kept`       — `durable` with the replaced file hard-linked aside until the end, then unlinked (I9's backup);
- * - `reused`     — a design, not built (issue 15's note): the replaced file kept in an attic instead of unlinked, and
- *                  the version a write before kept there renamed back in place of a new file; one syncfs for the
- *                  renames. A restore and its undo then write, sync and free no content.
+ * - `reused`     — what the attic does (shadow/attic.ts): the replaced file kept instead of unlinked, and the version
+ *                  a write before kept there renamed back in place of a new file; one syncfs for the renames. A
+ *                  restore and its undo then write and free no content.
  *
  * Retrace's restore adds to `kept` the safety checkpoint (a git scan), the plan and the I9 checks.
  *

@@ -129,7 +129,7 @@ export function renderMarkdown(r: BenchResults, notes: ReportNotes, cpu: Map<Run
     out.push("## What the file system charges for a restore's writes");
     out.push('');
     out.push(
-      "The paths the bench's restore writes, written back and forth on a copy of the tree with none of Retrace's checks (`bench/fsFloor.ts`), one guarantee added per column: **replace** = unlink, create, write (git's checkout); **atomic** = a new file renamed over the old (I11); **durable** = one syncfs before the renames and one after (I8, I11 across a crash); **kept** = the old file hard-linked aside until the end (I9); **reused** = a design, not built: the old file kept in an attic, and the version a write before kept there renamed back in place of a new file (no content written, synced or freed). Medians, ms.",
+      "The paths the bench's restore writes, written back and forth on a copy of the tree with none of Retrace's checks (`bench/fsFloor.ts`), one guarantee added per column: **replace** = unlink, create, write (git's checkout); **atomic** = a new file renamed over the old (I11); **durable** = one syncfs before the renames and one after (I8, I11 across a crash); **kept** = the old file hard-linked aside until the end (I9); **reused** = the old file kept in an attic, and the version a write before kept there renamed back in place of a new file (shadow/attic.ts; no content written or freed). Medians, ms.",
     );
     out.push('');
     out.push('| files | paths | KiB | replace | atomic | durable | kept | reused | raw git restore |');
