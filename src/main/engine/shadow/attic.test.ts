@@ -29,37 +29,39 @@ afterAll(cleanupTempDirs);
 /** /dev/shm on a file system of its own (tmpfs), apart from the temp folders': where that can be shown. */
 const shmElsewhere = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(os.tmpdir()).dev;
 
-async function restoredOnce() {
-  const root = makeWorkspace({ 'a.txt': 'a0\n', 'dir/b.txt': 'b0\n', 'same.txt': 'same\n' });
+/**
+ * A workspace of `files` checkpointed, then changed to `edits` and checkpointed again; `before` runs on the disk then
+ * (chmod, a hard link). Returns the first checkpoint to restore to.
+ */
+async function twoCheckpoints(
+  files: Record<string, string>,
+  edits: Record<string, string>,
+  before: (at: (p: string) => string) => void = () => {},
+) {
+  const root = makeWorkspace(files);
+  const at = (p: string): string => path.join(root, p);
+  before(at);
   const ws = await resolveWorkspace(root, { dataHome: tempHome() });
   const engine = new WorkspaceEngine(ws);
   const first = (await engine.checkpoint()).hash!;
-  writeFileSync(path.join(root, 'a.txt'), 'a1\n');
-  writeFileSync(path.join(root, 'dir/b.txt'), 'b1 longer\n');
+  for (const [p, text] of Object.entries(edits)) writeFileSync(at(p), text);
   await engine.checkpoint();
-  const at = (p: string): string => path.join(root, p);
   const ino = (p: string): number => statSync(at(p)).ino;
-  const atticFolders = (): string[] => {
-    const dir = path.join(ws.dir, 'attic');
-    return existsSync(dir) ? readdirSync(dir).sort() : [];
-  };
-  const before = { a: ino('a.txt'), b: ino('dir/b.txt') };
-  const restore = await engine.restore({ target: first, mode: 'code' });
-  return { root, ws, engine, at, ino, before, restore, atticFolders };
+  return { ws, engine, first, at, ino };
 }
 
-async function restoredOnceWithLink() {
-  const root = makeWorkspace({ 'a.txt': 'a0\n' });
-  const engine = new WorkspaceEngine(await resolveWorkspace(root, { dataHome: tempHome() }));
-  const first = (await engine.checkpoint()).hash!;
-  writeFileSync(path.join(root, 'a.txt'), 'a1\n');
-  await engine.checkpoint();
-  const at = (p: string): string => path.join(root, p);
-  const ino = (p: string): number => statSync(at(p)).ino;
-  linkSync(at('a.txt'), path.join(tempHome(), 'backup-of-a.txt'));
-  const before = ino('a.txt');
-  await engine.restore({ target: first, mode: 'code' });
-  return { at, ino, before, engine };
+async function restoredOnce() {
+  const w = await twoCheckpoints(
+    { 'a.txt': 'a0\n', 'dir/b.txt': 'b0\n', 'same.txt': 'same\n' },
+    { 'a.txt': 'a1\n', 'dir/b.txt': 'b1 longer\n' },
+  );
+  const atticFolders = (): string[] => {
+    const dir = path.join(w.ws.dir, 'attic');
+    return existsSync(dir) ? readdirSync(dir).sort() : [];
+  };
+  const before = { a: w.ino('a.txt'), b: w.ino('dir/b.txt') };
+  const restore = await w.engine.restore({ target: w.first, mode: 'code' });
+  return { ...w, before, restore, atticFolders };
 }
 
 describe('the attic: files a restore replaced, put back instead of written again', () => {
@@ -96,27 +98,29 @@ describe('the attic: files a restore replaced, put back instead of written again
   });
 
   it('a kept file is private in the data folder, and goes back with the bits it had at its path', async () => {
-    const root = makeWorkspace({ 'a.txt': 'a0\n', 'run.sh': 'echo 0\n' });
-    chmodSync(path.join(root, 'a.txt'), 0o640);
-    chmodSync(path.join(root, 'run.sh'), 0o750);
-    const ws = await resolveWorkspace(root, { dataHome: tempHome() });
-    const engine = new WorkspaceEngine(ws);
-    const first = (await engine.checkpoint()).hash!;
-    writeFileSync(path.join(root, 'a.txt'), 'a1\n');
-    writeFileSync(path.join(root, 'run.sh'), 'echo 1\n');
-    await engine.checkpoint();
-    const inodes = ['a.txt', 'run.sh'].map((p) => statSync(path.join(root, p)).ino);
+    const { ws, engine, first, at, ino } = await twoCheckpoints(
+      { 'a.txt': 'a0\n', 'run.sh': 'echo 0\n' },
+      { 'a.txt': 'a1\n', 'run.sh': 'echo 1\n' },
+      (at) => {
+        chmodSync(at('a.txt'), 0o640);
+        chmodSync(at('run.sh'), 0o750);
+      },
+    );
+    const inodes = ['a.txt', 'run.sh'].map(ino);
     const { restore } = await engine.restore({ target: first, mode: 'code' });
     const folder = path.join(ws.dir, 'attic', restore);
     for (const name of readdirSync(folder)) expect(statSync(path.join(folder, name)).mode & 0o077).toBe(0);
     await engine.undo();
-    expect(['a.txt', 'run.sh'].map((p) => statSync(path.join(root, p)).ino)).toEqual(inodes);
-    expect(statSync(path.join(root, 'a.txt')).mode & 0o777).toBe(0o640);
-    expect(statSync(path.join(root, 'run.sh')).mode & 0o777).toBe(0o750);
+    expect(['a.txt', 'run.sh'].map(ino)).toEqual(inodes);
+    expect(statSync(at('a.txt')).mode & 0o777).toBe(0o640);
+    expect(statSync(at('run.sh')).mode & 0o777).toBe(0o750);
   });
 
   it('a file with another name elsewhere (a hard link) is not kept: the link keeps its content, the undo writes', async () => {
-    const { at, ino, before, engine } = await restoredOnceWithLink();
+    const { engine, first, at, ino } = await twoCheckpoints({ 'a.txt': 'a0\n' }, { 'a.txt': 'a1\n' });
+    linkSync(at('a.txt'), path.join(tempHome(), 'backup-of-a.txt'));
+    const before = ino('a.txt');
+    await engine.restore({ target: first, mode: 'code' });
     expect(readFileSync(at('a.txt'), 'utf8')).toBe('a0\n');
     await engine.undo();
     expect(readFileSync(at('a.txt'), 'utf8')).toBe('a1\n');
