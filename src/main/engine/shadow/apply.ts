@@ -189,9 +189,10 @@ class ApplyRun {
     if (!attic) return out;
     for (const entry of entries) {
       if (entry.mode !== '100644' && entry.mode !== '100755') continue;
+      // Its folders first (looked at once per run, as for a written file): a taken file then only moves.
+      await this.mkdirs(entry.path);
       const file = await attic.take(entry.path, entry.id, entry.mode === '100755');
       if (!file) continue;
-      await this.mkdirs(entry.path);
       out.push({ entry, tmp: file, file: true, written: lstatSync(file, { bigint: true }), reused: true });
     }
     return out;

@@ -26,12 +26,14 @@ import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../privateFs';
 import {
   identityOf,
+  loadStat,
   lstatIdentity,
   nowNs,
   stillAsExpected,
+  storeStat,
   withFineness,
   type Expectation,
-  type StatIdentity,
+  type StoredStat,
 } from './fileIdentity';
 
 const MANIFEST = 'manifest.json';
@@ -43,13 +45,8 @@ interface KeptRecord {
   blob: string;
   /** Its permission bits where it was (kept, it is private: PRIVATE_FILE_MODE). */
   perm: number;
-  /** Its stat data once kept, and when that was seen (ns, as a string: JSON has no bigint). */
-  stat: Omit<StatIdentity, 'size' | 'mtimeNs' | 'ctimeNs' | 'ino'> & {
-    size: string;
-    mtimeNs: string;
-    ctimeNs: string;
-    ino: string;
-  };
+  /** Its stat data once kept (its times as the restore checked them), and when those were seen (ns). */
+  stat: StoredStat;
   seenAtNs: string;
 }
 
@@ -102,18 +99,12 @@ export class Attic {
       return null;
     }
     const kept = withFineness(identityOf(lstatSync(dest, { bigint: true })), dest);
+    // Its mtime as the restore checked it: only the rename and the chmod (ctime, mode) are ours since.
     this.kept.set(rel, {
       name,
       blob: was.blob,
       perm: was.stat.mode & 0o7777,
-      // Its times as the restore checked them: only the rename and the chmod (ctime) are ours since.
-      stat: {
-        ...kept,
-        mtimeNs: String(was.stat.mtimeNs),
-        size: String(kept.size),
-        ctimeNs: String(kept.ctimeNs),
-        ino: String(kept.ino),
-      },
+      stat: storeStat({ ...kept, mtimeNs: was.stat.mtimeNs }),
       seenAtNs: String(was.seenAtNs ?? nowNs()),
     });
     return own;
@@ -131,17 +122,7 @@ export class Attic {
     if (((r.perm & 0o111) !== 0) !== exec) return null;
     const now = await lstatIdentity(file).catch(() => null);
     if (!now || now.type !== 'file') return null;
-    const expect: Expectation = {
-      blob,
-      stat: {
-        ...r.stat,
-        size: BigInt(r.stat.size),
-        mtimeNs: BigInt(r.stat.mtimeNs),
-        ctimeNs: BigInt(r.stat.ctimeNs),
-        ino: BigInt(r.stat.ino),
-      },
-      seenAtNs: BigInt(r.seenAtNs),
-    };
+    const expect: Expectation = { blob, stat: loadStat(r.stat), seenAtNs: BigInt(r.seenAtNs) };
     // Kept by a rename of ours, which moved its ctime: a write since moves its mtime (or, in doubt, its content).
     if (!(await stillAsExpected(file, now, expect, { ignoreCtime: true }))) return null;
     try {

@@ -48,6 +48,29 @@ export interface StatIdentity {
   fine?: boolean;
 }
 
+/** A StatIdentity as a JSON file keeps it (big integers as strings; fine: 0 unknown, 1 fine, 2 coarse). */
+export type StoredStat = [StatIdentity['type'], string, string, string, string, number, number, number, 0 | 1 | 2];
+
+export function storeStat(s: StatIdentity): StoredStat {
+  const fine = s.fine === undefined ? 0 : s.fine ? 1 : 2;
+  return [s.type, `${s.size}`, `${s.mtimeNs}`, `${s.ctimeNs}`, `${s.ino}`, s.mode, s.uid, s.gid, fine];
+}
+
+/** storeStat's tuple back; throws on one that is not (a damaged file: its caller treats it as none). */
+export function loadStat(st: StoredStat): StatIdentity {
+  return {
+    type: st[0],
+    size: BigInt(st[1]),
+    mtimeNs: BigInt(st[2]),
+    ctimeNs: BigInt(st[3]),
+    ino: BigInt(st[4]),
+    mode: st[5],
+    uid: st[6],
+    gid: st[7],
+    ...(st[8] === 0 ? {} : { fine: st[8] === 1 }),
+  };
+}
+
 /** What the disk should hold at a path: a blob (file or symlink target), or nothing (absent, or only a folder). */
 export interface Expectation {
   blob: string | null;

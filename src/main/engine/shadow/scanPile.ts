@@ -17,7 +17,17 @@
  * path that leaves the pile is always edited back.
  */
 import path from 'node:path';
-import { inDoubt, lstatIdentity, nowNs, recordedIdentity, sameStat, type StatIdentity } from './fileIdentity';
+import {
+  inDoubt,
+  loadStat,
+  lstatIdentity,
+  nowNs,
+  recordedIdentity,
+  sameStat,
+  storeStat,
+  type StatIdentity,
+  type StoredStat,
+} from './fileIdentity';
 import { parentChecker } from './diskChecks';
 
 /** One path as the last edit captured it: its stat data before the read (null: absent), and when that was taken. */
@@ -110,7 +120,6 @@ export function nextRecord(
   return { tree, sizeCap, paths };
 }
 
-type StoredStat = [StatIdentity['type'], string, string, string, string, number, number, number, 0 | 1 | 2];
 type StoredEntry = [StoredStat | null, string];
 
 /** As the scan state file keeps it (JSON: big integers as strings). */
@@ -127,16 +136,10 @@ export function storePile(r: PileRecord): StoredPile {
       paths[rel] = null;
       continue;
     }
-    const s = e.stat;
-    const stat: StoredStat | null = s
-      ? [s.type, `${s.size}`, `${s.mtimeNs}`, `${s.ctimeNs}`, `${s.ino}`, s.mode, s.uid, s.gid, fineCode(s.fine)]
-      : null;
-    paths[rel] = [stat, `${e.seenAtNs}`];
+    paths[rel] = [e.stat ? storeStat(e.stat) : null, `${e.seenAtNs}`];
   }
   return { tree: r.tree, sizeCap: r.sizeCap, paths };
 }
-
-const fineCode = (fine: boolean | undefined): 0 | 1 | 2 => (fine === undefined ? 0 : fine ? 1 : 2);
 
 /** The record back from the state file; undefined when it is missing or not as storePile writes it. */
 export function loadPile(stored: unknown): PileRecord | undefined {
@@ -150,19 +153,7 @@ export function loadPile(stored: unknown): PileRecord | undefined {
         continue;
       }
       const [st, seen] = entry;
-      const stat: StatIdentity | null = st
-        ? {
-            type: st[0],
-            size: BigInt(st[1]),
-            mtimeNs: BigInt(st[2]),
-            ctimeNs: BigInt(st[3]),
-            ino: BigInt(st[4]),
-            mode: st[5],
-            uid: st[6],
-            gid: st[7],
-            ...(st[8] === 0 ? {} : { fine: st[8] === 1 }),
-          }
-        : null;
+      const stat = st ? loadStat(st) : null;
       paths.set(rel, { stat, seenAtNs: BigInt(seen) });
     }
     return { tree: s.tree, sizeCap: s.sizeCap, paths };
