@@ -123,11 +123,13 @@ async function main(): Promise<void> {
   console.log(
     `ratio restore ${(median(times.restore!) / median(times['git-restore']!)).toFixed(2)}×, undo ${(median(times.undo!) / median(times['git-undo']!)).toFixed(2)}×`,
   );
+  // A step that ran in only some rounds says in how many: its median is of those.
+  const runsOf = (op: string): number => Math.max(...Object.values(steps[op]!).map((v) => v.length));
   // Each variant's steps apart (--ab): the steps of the rounds with the variable set are "restore/NAME=VALUE".
   for (const op of Object.keys(steps))
     console.log(
       `${op} steps: ${Object.entries(steps[op]!)
-        .map(([k, v]) => `${k}=${median(v).toFixed(1)}`)
+        .map(([k, v]) => `${k}=${median(v).toFixed(1)}${v.length < runsOf(op) ? ` (in ${v.length})` : ''}`)
         .join(' ')}`,
     );
   await client.close();

@@ -335,3 +335,72 @@ describe('durability order: the safety checkpoint of a restore before its journa
     },
   );
 });
+
+describe('durability order: a file the attic gives back (attic.ts, issue 15)', () => {
+  /**
+   * An undo renames in the very files its restore replaced and kept in the attic, instead of writing new ones. Their
+   * content must be on disk before that rename, as a written file's is: either a syncfs of their file system came
+   * after they were kept and before the restore's ledger line (the attic's manifest says so, and the undo renames
+   * them in as they are), or the undo fsyncs each of them before its rename.
+   */
+  async function restoredTraced(env: Record<string, string>) {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`d${i % 3}/f${i}.txt`] = `v1 ${i}\n`;
+    const root = makeWorkspace(files);
+    const home = tempHome();
+    const first = (await cliJson(['checkpoint', '--session', 's'], { home, cwd: root })) as { hash: string };
+    for (const rel of Object.keys(files)) writeFileSync(join(root, rel), `v2 ${rel}\n`);
+    await cliJson(['checkpoint', '--session', 's'], { home, cwd: root });
+    const restore = traced(['restore', first.hash, '--code'], { home, cwd: root, env });
+    const undo = traced(['undo'], { home, cwd: root, env });
+    for (const rel of Object.keys(files)) expect(readFileSync(join(root, rel), 'utf8')).toBe(`v2 ${rel}\n`);
+    /** Where each file went into the attic (restore) and came back from it (undo), by its name in the attic. */
+    const keptAt = new Map<string, number>();
+    const takenAt = new Map<string, number>();
+    restore.forEach((l, i) => {
+      const m = /rename[a-z0-9]*\(.*"([^"]*\/attic\/[^"/]+\/\d+)"/.exec(l);
+      if (m) keptAt.set(m[1]!, i);
+    });
+    undo.forEach((l, i) => {
+      const m = new RegExp(`rename[a-z0-9]*\\(.*"([^"]*/attic/[^"/]+/\\d+)", "${root}/`).exec(l);
+      if (m) takenAt.set(m[1]!, i);
+    });
+    expect(keptAt.size, restore.join('\n')).toBe(12);
+    expect([...takenAt.keys()].sort(), undo.join('\n')).toEqual([...keptAt.keys()].sort());
+    return { root, restore, undo, keptAt, takenAt };
+  }
+
+  it.skipIf(!hasStrace || !hasSyncfs)(
+    'kept, then a syncfs before the restore ends: the undo renames them in with no sync of their own',
+    async () => {
+      const { restore, undo, keptAt, takenAt } = await restoredTraced({});
+      const ledger = lastIndex(restore, /fsync\(\d+<[^>]*\/ledger\.jsonl>\)/);
+      // The work tree and the data folder are on one file system here (the attic keeps files only then).
+      const anySyncfs = /syncfs\(/;
+      const lastKept = Math.max(...keptAt.values());
+      const covered = restore.some((l, i) => anySyncfs.test(l) && i > lastKept && syncDone(restore, i) < ledger);
+      expect(covered, `a syncfs after the last file was kept, before the ledger line:\n${restore.join('\n')}`).toBe(
+        true,
+      );
+      const firstTaken = Math.min(...takenAt.values());
+      expect(
+        undo
+          .slice(0, firstTaken)
+          .filter((l) => anySyncfs.test(l) || [...takenAt.keys()].some((k) => l.includes(`<${k}>`))),
+        'nothing synced again before they are renamed in',
+      ).toEqual([]);
+    },
+  );
+
+  it.skipIf(!hasStrace)(
+    'kept where folders are synced one by one (RETRACE_SYNCFS=0): the undo fsyncs each before its rename',
+    async () => {
+      const { undo, takenAt } = await restoredTraced({ RETRACE_SYNCFS: '0' });
+      for (const [kept, at] of takenAt) {
+        const synced = syncDone(undo, firstIndex(undo, new RegExp(`fsync\\(\\d+<${kept}>`)));
+        expect(synced, `${kept} synced before it is renamed into place:\n${undo.join('\n')}`).toBeGreaterThanOrEqual(0);
+        expect(synced).toBeLessThan(at);
+      }
+    },
+  );
+});

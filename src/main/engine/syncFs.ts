@@ -88,11 +88,16 @@ export async function syncWrittenFiles(files: readonly string[]): Promise<void> 
   for (let i = 0; i < files.length; i += FILE_SYNC_GROUP) await syncFiles(files.slice(i, i + FILE_SYNC_GROUP));
 }
 
-/** Make renames, links and unlinks in these folders durable: one syncfs per file system, else each folder fsynced. */
-export async function syncWrittenDirs(dirs: Iterable<string>): Promise<void> {
+/**
+ * Make renames, links and unlinks in these folders durable: one syncfs per file system, else each folder fsynced.
+ * True when it was a syncfs, which also wrote out the content of every file there (attic.ts relies on that).
+ */
+export async function syncWrittenDirs(dirs: Iterable<string>): Promise<boolean> {
   const list = [...dirs];
-  if (list.length === 0 || (await syncFileSystemsOf(list))) return;
+  if (list.length === 0) return false;
+  if (await syncFileSystemsOf(list)) return true;
   await syncDirs(list);
+  return false;
 }
 
 /** Files fsynced at once by syncWrittenFiles' fallback: bounds the open descriptors. */

@@ -3,7 +3,8 @@
  * that nothing another program writes meanwhile is lost (I9) and nothing is ever half-written (I11):
  *
  * - every file is written beside its target, fsynced, and renamed into place (atomicWrite.ts): a hard link to
- *   the old file keeps the old content, a full disk leaves the old file whole;
+ *   the old file keeps the old content, a full disk leaves the old file whole; a file taken back from the attic
+ *   whose content a syncfs already wrote out is renamed in as it is;
  * - right before a path is replaced or deleted, it is compared with what the caller expects it to hold
  *   (`expect`, fileIdentity.ts); a difference stops the run (or, for a rollback, leaves that path alone);
  * - the replaced file is not dropped at once: it stays linked as a side file until every path is written
@@ -79,7 +80,7 @@ export interface ApplyOptions {
    * Where a replaced file, once checked, is kept instead of dropped, and where kept files of earlier restores are
    * taken from instead of writing new ones (attic.ts).
    */
-  attic?: Pick<Attic, 'keep' | 'take'>;
+  attic?: Pick<Attic, 'keep' | 'take' | 'keptAreDurable'>;
 }
 
 /**
@@ -111,6 +112,8 @@ interface Staged {
   written: BigIntStats;
   /** A kept file of an earlier restore (attic.ts), not written by this run: never dropped by it. */
   reused?: boolean;
+  /** Its content is on disk already (a kept file a syncfs wrote out since, attic.ts): no sync before the rename. */
+  durable?: boolean;
 }
 
 interface Backup {
@@ -191,9 +194,10 @@ class ApplyRun {
       if (entry.mode !== '100644' && entry.mode !== '100755') continue;
       // Its folders first (looked at once per run, as for a written file): a taken file then only moves.
       await this.mkdirs(entry.path);
-      const file = await attic.take(entry.path, entry.id, entry.mode === '100755');
-      if (!file) continue;
-      out.push({ entry, tmp: file, file: true, written: lstatSync(file, { bigint: true }), reused: true });
+      const taken = await attic.take(entry.path, entry.id, entry.mode === '100755');
+      if (!taken) continue;
+      const written = lstatSync(taken.file, { bigint: true });
+      out.push({ entry, tmp: taken.file, file: true, written, reused: true, durable: taken.durable });
     }
     return out;
   }
@@ -313,7 +317,7 @@ class ApplyRun {
    * syncfs of the folder's file system where it is trusted, else each file fsynced (syncFs.ts).
    */
   async syncStaged(staged: readonly Staged[]): Promise<void> {
-    await syncWrittenFiles(staged.filter((s) => s.file).map((s) => s.tmp));
+    await syncWrittenFiles(staged.filter((s) => s.file && !s.durable).map((s) => s.tmp));
   }
 
   /** The second half: compare rel with what it must hold (I9), keep the old file linked aside, rename. */
@@ -413,7 +417,9 @@ class ApplyRun {
       if (this.opts.onChanged === 'keep') this.opts.kept?.push(...late);
       else throw changedError(late);
     }
-    await step('settle.sync', () => syncWrittenDirs(this.dirs));
+    const wholeFileSystem = await step('settle.sync', () => syncWrittenDirs(this.dirs));
+    // A syncfs wrote out the content of the files just kept in the attic too: taken back, they need no sync.
+    if (wholeFileSystem) this.opts.attic?.keptAreDurable();
     // Durable now: a later settle (the writes after the deletions) syncs only the folders it touched.
     this.dirs.clear();
   }

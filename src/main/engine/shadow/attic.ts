@@ -48,6 +48,12 @@ interface KeptRecord {
   /** Its stat data once kept (its times as the restore checked them), and when those were seen (ns). */
   stat: StoredStat;
   seenAtNs: string;
+  /**
+   * A syncfs wrote out its content after it was kept (keptAreDurable): taken back unchanged, it is renamed into
+   * place with no sync of its own. Absent where its transaction synced folder by folder (RETRACE_SYNCFS=0,
+   * not Linux), which leaves a file's content as it was.
+   */
+  durable?: true;
 }
 
 export class Attic {
@@ -110,11 +116,17 @@ export class Attic {
     return own;
   }
 
+  /** Every file kept so far is on disk, content included: a syncfs of the file system came after it was kept. */
+  keptAreDurable(): void {
+    for (const record of this.kept.values()) record.durable = true;
+  }
+
   /**
    * A kept file of an earlier transaction that holds exactly `blob` for `rel` (the same exec bit too), to be renamed
-   * into place instead of a new file; null when there is none or it changed since it was kept.
+   * into place instead of a new file, and whether its content is on disk already; null when there is none or it
+   * changed since it was kept.
    */
-  async take(rel: string, blob: string, exec: boolean): Promise<string | null> {
+  async take(rel: string, blob: string, exec: boolean): Promise<{ file: string; durable: boolean } | null> {
     const found = this.earlier.get(rel);
     if (!found || found.record.blob !== blob) return null;
     const file = path.join(this.dir, found.rid, found.record.name);
@@ -132,7 +144,8 @@ export class Attic {
     }
     this.earlier.delete(rel);
     this.reusedFrom.add(found.rid);
-    return file;
+    // Unchanged since it was kept (above), so a syncfs since then covers what it holds now.
+    return { file, durable: r.durable === true };
   }
 
   /**
