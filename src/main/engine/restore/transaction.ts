@@ -78,10 +78,13 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       const aheadPlan = aheadTo && t.dryRun ? shadow.planAhead(aheadTo, t.paths) : null;
       const ahead =
         aheadTo && !t.dryRun ? prepareAhead({ ctx, shadow, startedNs, codeTree: aheadTo, ...pathsOf(t) }) : null;
-      const snap = await step('snapshot', () => shadow.snapshotTree()).catch(async (e: unknown) => {
-        await Promise.all([ahead, aheadPlan]); // nothing of this transaction runs on once it has ended
-        throw e;
-      });
+      // Not a dry run: the apply writes into the folder next, so the next snapshot's full scan is forced with this one.
+      const snap = await step('snapshot', () => shadow.snapshotTree({ beforeWrites: !t.dryRun })).catch(
+        async (e: unknown) => {
+          await Promise.all([ahead, aheadPlan]); // nothing of this transaction runs on once it has ended
+          throw e;
+        },
+      );
       if (typeof t.codeTree === 'function') codeTree = await t.codeTree(snap.tree);
       let prepared = ahead ? await ahead : null;
       if (prepared?.fromTree !== snap.tree) prepared = null;

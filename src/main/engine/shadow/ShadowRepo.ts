@@ -173,6 +173,8 @@ export class ShadowRepo {
       syncLater?: boolean;
       /** A full scan that finds few changes may edit the index's tree instead of staging them (scanEdit.ts). */
       editSmallScans?: boolean;
+      /** The caller writes into the folder next (a restore): the next snapshot's full scan is forced already. */
+      beforeWrites?: boolean;
     } = {},
   ): Promise<SnapshotResult> {
     if (opts.privateIndex) return this.privateSnapshot(opts.onProgress);
@@ -193,6 +195,7 @@ export class ShadowRepo {
         ...(opts.unsynced ? { unsynced: opts.unsynced } : {}),
         ...(opts.syncLater ? { syncLater: true } : {}),
         ...(opts.editSmallScans ? { editSmallScans: true } : {}),
+        ...(opts.beforeWrites ? { beforeWrites: true } : {}),
       });
       this.trees.set(snap.tree, snap.tree); // a tree is its own tree: restores and diffs pass it back
       return snap;

@@ -299,6 +299,20 @@ describe('warm (hinted) snapshots', () => {
     expect(after).toBe(await snap(plain, false));
   });
 
+  it('are not used after a restore’s safety snapshot, which forces the next full scan itself (beforeWrites)', async () => {
+    const root = bigWorkspace(300);
+    const { fast, plain } = await pair(root);
+    await snap(fast, true);
+    await fast.snapshotTree({ beforeWrites: true });
+    expect((await checkScan(fast.gitDir)).state?.lastFullAt).toBe(0);
+    // As a restore writes right after it (here without applyPaths, which forces it too): unhinted, then a hint.
+    appendFileSync(path.join(root, 'src/d3/e1/f3.ts'), '// written by the restore\n');
+    appendFileSync(path.join(root, 'README.md'), 'hinted\n');
+    const after = await snap(fast, true, ['README.md']);
+    expect(inRepo(fast, ['show', `${after}:src/d3/e1/f3.ts`])).toContain('written by the restore');
+    expect(after).toBe(await snap(plain, false));
+  });
+
   it('only looks at the hinted paths, and a periodic full scan catches what hints missed', async () => {
     const root = bigWorkspace(300);
     const { fast, plain } = await pair(root);

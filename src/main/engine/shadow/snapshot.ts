@@ -61,6 +61,11 @@ export interface SnapshotContext {
    * checkpoints. Not for a restore's safety snapshot, whose staged index the restore then builds on.
    */
   editSmallScans?: boolean;
+  /**
+   * The caller writes into the folder next (a restore's safety snapshot): the scan state is recorded with the next
+   * snapshot's full scan forced already (warmScope.ts forceFullScan), one write of it instead of two.
+   */
+  beforeWrites?: boolean;
 }
 
 /** A snapshot's tree; `settle`, when set, must run once the objects in `unsynced` are durable (SnapshotContext). */
@@ -242,6 +247,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<SnapshotResult> {
   // Nothing staged into a settled index: it is the index the last snapshot wrote its tree from (warmScope.ts).
   const same = toAdd.length === 0 && toRemove.size === 0 && !sweep ? unchangedTree(scan) : null;
   const tree = same ?? (await step('write-tree', () => writeTree(git)));
-  if (!priv) await step('record', () => recordScan(git.gitDir, scan, false, scanStarted, tree));
+  const fullAt = ctx.beforeWrites ? 0 : scanStarted;
+  if (!priv) await step('record', () => recordScan(git.gitDir, scan, false, fullAt, tree));
   return { tree, notCaptured, ...(ctx.syncLater ? { gitUnsynced: true as const } : {}) };
 }

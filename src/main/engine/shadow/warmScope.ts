@@ -180,7 +180,7 @@ export function unchangedTree(check: ScanCheck): string | null {
 
 /**
  * Record a completed snapshot: call after its tree is written. `warm`: built by treeEdit.ts from the last
- * tree, the index untouched.
+ * tree, the index untouched. `started` 0: a full scan, with the next one forced (forceFullScan).
  */
 export async function recordScan(
   gitDir: string,
