@@ -21,6 +21,7 @@
  * Requests name a workspace by id; openWorkspace gives the id. Paths in requests are workspace-relative
  * ('/'-separated); absolute paths, `..` and routes out through symlinks are refused (E_PATH_OUTSIDE_WORKSPACE).
  */
+import { keepSyncfsHelper } from './engine/syncfsHelper';
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { readFile, rename } from 'node:fs/promises';
 import { basename, join, resolve as resolvePath } from 'node:path';
@@ -96,6 +97,7 @@ const WATCH_DEBOUNCE_MS = 150;
 const DIFF_CACHE_MAX = 500;
 
 export function createService(opts: ServiceOptions): RetraceService {
+  keepSyncfsHelper(); // the app and `retrace serve` live long: their syncs go through a resident helper
   return new Service(opts);
 }
 

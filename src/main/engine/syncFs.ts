@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { close, constants as C, fsync, open, promises as fs, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { runResident } from './residentShell';
+import { syncfsViaHelper } from './syncfsHelper';
 
 /**
  * File systems whose syncfs(2) writes out every file and folder entry on them (statfs f_type). Elsewhere — FUSE,
@@ -70,8 +71,11 @@ export async function syncFileSystemsOf(folders: Iterable<string>): Promise<bool
     byDevice.set(dev, folder);
   }
   if (byDevice.size === 0) return true;
-  // Through a resident shell (a fork of it, not of this process); if that cannot, `sync -f` started from here.
   const targets = [...byDevice.values()];
+  // A long-lived host's resident helper makes the call itself (syncfsHelper.ts); else `sync -f`:
+  const viaHelper = await syncfsViaHelper(targets);
+  if (viaHelper !== null) return viaHelper;
+  // Through a resident shell (a fork of it, not of this process); if that cannot, `sync -f` started from here.
   const viaShell = await runResident('sync', ['-f', '--', ...targets], { cwd: '/', env: process.env }).catch(
     () => null,
   );

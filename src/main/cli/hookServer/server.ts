@@ -8,6 +8,7 @@
  * (RETRACE_HOOK_SERVER_IDLE_MS, default 10 min), when its pid file or socket is removed or replaced, when its
  * data home disappears, and after declining a request of another build.
  */
+import { keepSyncfsHelper } from '../../engine/syncfsHelper';
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import type http from 'node:http';
 import net from 'node:net';
@@ -40,6 +41,7 @@ export async function runHookServer(dataHome: string): Promise<number> {
       return cannotStart(dataHome, paths, `${dir} is not a private folder of this user`);
   }
   if (!(await claimPidFile(paths))) return 0; // another server has this data home: leave quietly
+  keepSyncfsHelper(); // it lives long: its checkpoints' syncs go through a resident helper
   const idle = Number(process.env.RETRACE_HOOK_SERVER_IDLE_MS);
   const server = new HookServer(dataHome, paths, Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_IDLE_MS);
   try {
