@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../privateFs';
 import { writeNewFile } from '../shadow/atomicWrite';
-import { lstatIdentity } from '../shadow/fileIdentity';
+import { lstatIdentity, type StatIdentity } from '../shadow/fileIdentity';
 
 export interface ModeRecord {
   /** Folder path → permission bits: every parent folder of a planned path, and every folder below a planned folder. */
@@ -22,14 +22,23 @@ const parentsOf = (p: string): string[] => {
   return segs.slice(0, -1).map((_, i) => segs.slice(0, i + 1).join('/'));
 };
 
-export async function captureModes(root: string, paths: readonly string[]): Promise<ModeRecord> {
+/**
+ * `seen`: what the same look found at some of the paths a moment ago (the restore's identities, prepare.ts): not
+ * looked at again.
+ */
+export async function captureModes(
+  root: string,
+  paths: readonly string[],
+  seen: ReadonlyMap<string, { stat?: StatIdentity | null }> = new Map(),
+): Promise<ModeRecord> {
   const rec: ModeRecord = { dirs: {}, files: {} };
-  const seen = new Set<string>();
+  const done = new Set<string>();
   for (const rel of paths) {
     for (const p of [...parentsOf(rel), rel]) {
-      if (seen.has(p)) continue;
-      seen.add(p);
-      const st = await lstatIdentity(path.join(root, p));
+      if (done.has(p)) continue;
+      done.add(p);
+      const known = seen.get(p)?.stat;
+      const st = known !== undefined ? known : await lstatIdentity(path.join(root, p));
       if (st?.type === 'dir') rec.dirs[p] = st.mode & 0o7777;
       if (st?.type === 'dir' && p === rel)
         await captureFolders(root, rel, rec); // a folder the restore replaces

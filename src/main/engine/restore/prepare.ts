@@ -53,7 +53,8 @@ export async function prepare(input: PrepareInput): Promise<Prepared> {
   const expect = await step('identities', () =>
     captureIdentities(ctx.ws.root, planned, was, startedNs, ctx.ws.caseInsensitive),
   );
-  const modes = await step('modes', () => captureModes(ctx.ws.root, planned));
+  // The planned paths' own modes as the identities just saw them; their folders looked at once each.
+  const modes = await step('modes', () => captureModes(ctx.ws.root, planned, expect));
   const sizes = await step('sizes', () => sizesAsked);
   await step('freeSpace', () => assertFreeSpace(ctx.ws.root, sizes));
   const blobSizes = new Map(writes.map((id, i) => [id, sizes[i]!]));

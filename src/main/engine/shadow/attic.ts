@@ -63,6 +63,8 @@ export class Attic {
   private readonly earlier = new Map<string, { rid: string; record: KeptRecord }>();
   /** Transactions this one reused a file of. */
   private readonly reusedFrom = new Set<string>();
+  /** This transaction's folder is made (once, by its first keep). */
+  private made = false;
 
   private constructor(
     private readonly dir: string,
@@ -97,7 +99,8 @@ export class Attic {
     try {
       // A file with another name elsewhere (a hard link) is not kept: its mode is not ours to change.
       if (lstatSync(side).nlink !== 1) return null;
-      mkdirSync(own, { recursive: true, mode: PRIVATE_DIR_MODE });
+      if (!this.made) mkdirSync(own, { recursive: true, mode: PRIVATE_DIR_MODE });
+      this.made = true;
       renameSync(side, dest);
       // Private while it is in the data folder, as everything there (its own bits go back with it: take).
       chmodSync(dest, PRIVATE_FILE_MODE);
