@@ -51,7 +51,7 @@ export async function prepare(input: PrepareInput): Promise<Prepared> {
   sizesAsked.catch(() => {});
   const was = new Map(plan.steps.filter((s) => s.was).map((s) => [s.path, s.was!]));
   const expect = await step('identities', () =>
-    captureIdentities(ctx.ws.root, planned, was, startedNs, ctx.ws.caseInsensitive),
+    captureIdentities(ctx.ws.root, planned, was, startedNs, ctx.ws.caseInsensitive, shadow.placedLately),
   );
   // The planned paths' own modes as the identities just saw them; their folders looked at once each.
   const modes = await step('modes', () => captureModes(ctx.ws.root, planned, expect));

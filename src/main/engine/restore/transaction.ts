@@ -216,6 +216,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   };
   await step('ledger', () => ctx.ledger.append(entry));
   fault('restore:after-ledger');
+  shadow.rememberPlaced(placed);
   attic?.finish();
   // Not synced: a journal that comes back after a crash names a restore the ledger has, and recovery only drops it.
   await step('clear', () => ctx.journal.clear({ durable: false }));

@@ -77,6 +77,8 @@ export interface WarmBase {
 const READER_RETRY_MS = 200;
 /** Bounds ShadowRepo.checkedCommits: a session has one tip, so this is far more than a process meets. */
 const MAX_CHECKED_COMMITS = 10_000;
+/** placedLately's bound: past it a restore's record is dropped (~0.5 KB of stat data per file). */
+const MAX_PLACED_KEPT = 20_000;
 
 /**
  * All git work for one workspace. Callers hold the workspace lock for every method that writes refs or the
@@ -105,6 +107,11 @@ export class ShadowRepo {
   private readonly refs: LooseRefs;
   /** The runner with git's fsyncs off, for snapshots whose caller syncs the file system (snapshotTree syncLater). */
   private unsyncedGit: GitRunner | null = null;
+  /**
+   * What the last restore of this process put in place, as it was right after each rename (rememberPlaced): the next
+   * restore's identities need not hash a file still exactly so (restore/fileIdentity.ts).
+   */
+  placedLately: ReadonlyMap<string, PlacedFile> = new Map();
 
   private constructor(
     readonly ws: WorkspaceRef,
@@ -531,6 +538,11 @@ export class ShadowRepo {
     const { steps, wholeTo } = plan;
     const input = { git: this.git, root: this.ws.root, fromTree, steps, wholeTo, blobSizes, placed };
     return stageRestored({ ...input, sizeCap: this.sizeCap, caseInsensitive: this.ws.caseInsensitive });
+  }
+
+  /** Keep what a finished restore placed (placedLately); a very large one is not kept (its stat data weighs). */
+  rememberPlaced(placed: ReadonlyMap<string, PlacedFile>): void {
+    this.placedLately = placed.size <= MAX_PLACED_KEPT ? placed : new Map();
   }
 
   /** path → blob id of the files and symlinks among `paths` in a commit or tree (folders and absent paths left out). */

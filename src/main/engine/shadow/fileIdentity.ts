@@ -77,6 +77,12 @@ export interface Expectation {
   /** The stat seen when the content was known to be `blob`, and when (ns since the epoch) it was taken. */
   stat?: StatIdentity | null;
   seenAtNs?: bigint;
+  /**
+   * Its ctime is our own: `stat` equals, ctime included, the stat taken right after a restore of this process renamed
+   * the file into place (restore/fileIdentity.ts). A write since would have moved its mtime, so only the mtime can be
+   * in doubt; the ctime still has to match.
+   */
+  ctimeOurs?: true;
 }
 
 export function identityOf(st: BigIntStats): StatIdentity {
@@ -212,7 +218,8 @@ export async function stillAsExpected(
 ): Promise<boolean> {
   if (expect.stat !== undefined && expect.seenAtNs !== undefined) {
     if (expect.stat === null && now === null) return true;
-    if (expect.stat && now && sameStat(expect.stat, now, opts) && !inDoubt(expect.stat, expect.seenAtNs, opts))
+    const doubt = { ignoreCtime: opts.ignoreCtime === true || expect.ctimeOurs === true };
+    if (expect.stat && now && sameStat(expect.stat, now, opts) && !inDoubt(expect.stat, expect.seenAtNs, doubt))
       return true;
   }
   // Not conclusive: the content decides (a touch, a chmod or a same-tick write all end here).
