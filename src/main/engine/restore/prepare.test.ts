@@ -7,7 +7,9 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, makeWorkspace, tempHome } from '../../../../test/helpers';
+import { nowNs } from '../shadow/fileIdentity';
 import { traceSteps } from '../stepTrace';
+import { prepare } from './prepare';
 import { resolveWorkspace } from '../workspace';
 import { WorkspaceEngine } from '../workspaceEngine';
 
@@ -54,6 +56,20 @@ describe('a restore prepared while its safety snapshot scans', () => {
     expect(readFileSync(at('b.txt'), 'utf8')).toBe('b edited\n');
     expect(readFileSync(at('new.key'), 'utf8')).toBe('secret\n');
     expect(statSync(at('new.key')).mode & 0o777).toBe(0o600);
+  });
+
+  it('reads ahead no content the attic holds: those files are renamed back in, not written', async () => {
+    const { engine, first } = await twoCheckpoints();
+    const shadow = await engine.shadow();
+    const made = (await shadow.planAhead(await shadow.treeOf(first)))!;
+    const input = { ctx: engine, shadow, plan: made.plan, fromTree: made.from, startedNs: nowNs() };
+    expect((await prepare(input)).known.readAhead.size).toBe(1); // a.txt's first content
+    const held = await prepare({ ...input, attic: { holds: (rel: string) => rel === 'a.txt' } });
+    expect(held.known.readAhead.size).toBe(0);
+    // Held for another path only: read ahead as before.
+    expect((await prepare({ ...input, attic: { holds: (rel: string) => rel === 'b.txt' } })).known.readAhead.size).toBe(
+      1,
+    );
   });
 
   it('a dry run plans ahead too, and says what the restore would change', async () => {

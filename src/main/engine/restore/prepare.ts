@@ -18,6 +18,7 @@ import { step } from '../stepTrace';
 import { captureIdentities } from './fileIdentity';
 import { assertFreeSpace } from './freeSpace';
 import { captureModes, type ModeRecord } from './modes';
+import type { Attic } from '../shadow/attic';
 
 export interface Prepared {
   /** The safety snapshot's tree the plan goes from. */
@@ -39,6 +40,8 @@ interface PrepareInput {
   startedNs: bigint;
   /** Run ahead of the snapshot: no repair may start from here (ShadowRepo.sizesAhead). */
   ahead?: boolean;
+  /** The transaction's attic (attic.ts): contents it holds are renamed in, not read, so none is read ahead. */
+  attic?: Pick<Attic, 'holds'> | null;
 }
 
 export async function prepare(input: PrepareInput): Promise<Prepared> {
@@ -58,10 +61,15 @@ export async function prepare(input: PrepareInput): Promise<Prepared> {
   const sizes = await step('sizes', () => sizesAsked);
   await step('freeSpace', () => assertFreeSpace(ctx.ws.root, sizes));
   const blobSizes = new Map(writes.map((id, i) => [id, sizes[i]!]));
-  // The first batch's contents are read while the steps up to the apply run (the reader is a process of its own).
-  const ahead = writes.slice(
+  // The first batch's contents are read while the steps up to the apply run (the reader is a process of its own),
+  // but not those an earlier restore kept in the attic: those files are renamed back in (an undo reads none).
+  const attic = input.attic;
+  const toRead = attic
+    ? plan.steps.filter((s) => s.action === 'write' && s.blob && !attic.holds(s.path, s.blob)).map((s) => s.blob!)
+    : writes;
+  const ahead = toRead.slice(
     0,
-    batchEnd(writes, (id) => blobSizes.get(id) ?? 0),
+    batchEnd(toRead, (id) => blobSizes.get(id) ?? 0),
   );
   return {
     fromTree,

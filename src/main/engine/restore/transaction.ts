@@ -69,6 +69,11 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   let stageApplied: (() => Promise<boolean>) | undefined;
   /** What the apply wrote, as it was written: the staging need not hash it again where it is still so. */
   const placed = new Map<string, PlacedFile>();
+  /**
+   * The files this transaction replaces are kept there, and earlier ones taken back from there (attic.ts). Opened
+   * first (it only reads): what it holds is not read ahead (prepare.ts).
+   */
+  const attic = t.codeTree && !t.dryRun ? Attic.open(ctx.ws.dir, ctx.ws.root, t.rid) : null;
   if (t.codeTree) {
     for (let attempt = 1; ; attempt++) {
       const startedNs = nowNs();
@@ -77,7 +82,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       const aheadTo = attempt === 1 && typeof t.codeTree === 'string' ? t.codeTree : null;
       const aheadPlan = aheadTo && t.dryRun ? shadow.planAhead(aheadTo, t.paths) : null;
       const ahead =
-        aheadTo && !t.dryRun ? prepareAhead({ ctx, shadow, startedNs, codeTree: aheadTo, ...pathsOf(t) }) : null;
+        aheadTo && !t.dryRun ? prepareAhead({ ctx, shadow, startedNs, codeTree: aheadTo, attic, ...pathsOf(t) }) : null;
       // Not a dry run: the apply writes into the folder next, so the next snapshot's full scan is forced with this one.
       const snap = await step('snapshot', () => shadow.snapshotTree({ beforeWrites: !t.dryRun })).catch(
         async (e: unknown) => {
@@ -96,7 +101,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
             : await step('plan', () => shadow.planRestore(snap.tree, codeTree!, t.paths));
         if (t.dryRun) return { safety: null, changed: plan.steps.map((s) => s.path), skipped: plan.skipped };
         try {
-          prepared = await prepare({ ctx, shadow, plan, fromTree: snap.tree, startedNs });
+          prepared = await prepare({ ctx, shadow, plan, fromTree: snap.tree, startedNs, attic });
         } catch (e) {
           // Nothing is written yet: a file that moved during the snapshot just needs a newer safety snapshot.
           if (e instanceof RetraceError && e.code === 'E_CHANGED_DURING_RESTORE' && attempt < SNAPSHOT_ATTEMPTS)
@@ -160,8 +165,6 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   let changed: string[] = [];
   /** Side files kept under a visible name: a version someone wrote while its path held something newer. */
   const kept: string[] = [];
-  /** The files this transaction replaces are kept there, and earlier ones taken back from there (attic.ts). */
-  const attic = codeTree && planned.length > 0 ? Attic.open(ctx.ws.dir, ctx.ws.root, t.rid) : null;
   try {
     if (codeTree && planned.length > 0) {
       const opts = {
@@ -217,7 +220,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   await step('ledger', () => ctx.ledger.append(entry));
   fault('restore:after-ledger');
   shadow.rememberPlaced(placed);
-  attic?.finish();
+  if (planned.length > 0) attic?.finish(); // a restore that changed no file leaves the attic as it was
   // Not synced: a journal that comes back after a crash names a restore the ledger has, and recovery only drops it.
   await step('clear', () => ctx.journal.clear({ durable: false }));
   fault('restore:after-clear');

@@ -119,6 +119,11 @@ export class Attic {
     return own;
   }
 
+  /** Whether an earlier transaction kept a file holding `blob` for `rel` (take may still find it changed since). */
+  holds(rel: string, blob: string): boolean {
+    return this.earlier.get(rel)?.record.blob === blob;
+  }
+
   /** Every file kept so far is on disk, content included: a syncfs of the file system came after it was kept. */
   keptAreDurable(): void {
     for (const record of this.kept.values()) record.durable = true;
