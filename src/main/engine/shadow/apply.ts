@@ -33,6 +33,7 @@ import { step } from '../stepTrace';
 import {
   diskBlob,
   lstatIdentity,
+  lstatWithLinks,
   nowNs,
   stillAsExpected,
   withFineness,
@@ -390,9 +391,10 @@ class ApplyRun {
     const settled = new Set<Backup>();
     for (const d of this.done) {
       if ((d.kind !== 'replaced' && d.kind !== 'removed') || !d.backup || d.backup.settled) continue;
+      let now: { id: StatIdentity; nlink: number } | null = null;
       if (this.opts.expect && d.backup.was.blob !== null) {
-        const now = await lstatIdentity(d.backup.abs);
-        if (!(await stillAsExpected(d.backup.abs, now, d.backup.was, { ignoreCtime: true }))) {
+        now = await lstatWithLinks(d.backup.abs);
+        if (!(await stillAsExpected(d.backup.abs, now?.id ?? null, d.backup.was, { ignoreCtime: true }))) {
           // Someone wrote to the file after our check, through a descriptor they held: their version goes back.
           await this.putBack(d);
           late.push(d.rel);
@@ -400,7 +402,7 @@ class ApplyRun {
         }
       }
       // Checked: kept for a later restore to put back (attic.ts), or dropped.
-      const keptIn = this.opts.expect ? this.opts.attic?.keep(d.rel, d.backup.abs, d.backup.was) : null;
+      const keptIn = now ? this.opts.attic?.keep(d.rel, d.backup.abs, d.backup.was, now.id, now.nlink) : null;
       if (keptIn) this.dirs.add(keptIn);
       else unchanged.push(d.backup);
       settled.add(d.backup);

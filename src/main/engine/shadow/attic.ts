@@ -11,21 +11,10 @@
  * not reused — it is looked at as I9 looks at a file before replacing it (fileIdentity.ts) — and the folders of
  * earlier transactions are dropped by the next one.
  */
-import {
-  chmodSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../privateFs';
 import {
-  identityOf,
   loadStat,
   lstatIdentity,
   nowNs,
@@ -33,6 +22,7 @@ import {
   storeStat,
   withFineness,
   type Expectation,
+  type StatIdentity,
   type StoredStat,
 } from './fileIdentity';
 
@@ -87,18 +77,18 @@ export class Attic {
   }
 
   /**
-   * Keep `side` (the file that was at `rel`, holding `was.blob` as the restore checked just now) instead of
-   * unlinking it. Returns the folder it went to (to sync with the side file's own); null when it cannot be kept,
-   * and the caller drops it.
+   * Keep `side` (the file that was at `rel`, holding `was.blob` as the restore checked just now, when it looked like
+   * `now`, with `nlink` names) instead of unlinking it. Returns the folder it went to (to sync with the side file's own); null when it
+   * cannot be kept, and the caller drops it.
    */
-  keep(rel: string, side: string, was: Expectation): string | null {
+  keep(rel: string, side: string, was: Expectation, now: StatIdentity, nlink: number): string | null {
     if (was.blob === null || !was.stat || was.stat.type !== 'file') return null;
+    // A file with another name elsewhere (a hard link) is not kept: its mode is not ours to change.
+    if (now.type !== 'file' || nlink !== 1) return null;
     const own = path.join(this.dir, this.rid);
     const name = String(this.count++);
     const dest = path.join(own, name);
     try {
-      // A file with another name elsewhere (a hard link) is not kept: its mode is not ours to change.
-      if (lstatSync(side).nlink !== 1) return null;
       if (!this.made) mkdirSync(own, { recursive: true, mode: PRIVATE_DIR_MODE });
       this.made = true;
       renameSync(side, dest);
@@ -107,7 +97,9 @@ export class Attic {
     } catch {
       return null;
     }
-    const kept = withFineness(identityOf(lstatSync(dest, { bigint: true })), dest);
+    // As the check just saw it, with the bits we gave it: the rename and the chmod moved only its ctime, which take
+    // does not compare; a write since moves its mtime, which is recorded as the restore checked it (below).
+    const kept = withFineness({ ...now, mode: (now.mode & ~0o7777) | PRIVATE_FILE_MODE }, dest);
     // Its mtime as the restore checked it: only the rename and the chmod (ctime, mode) are ours since.
     this.kept.set(rel, {
       name,

@@ -105,9 +105,14 @@ export function identityOf(st: BigIntStats): StatIdentity {
  * them, most of its CPU time on a busy machine). The snapshot's own scan does the same (diskChecks.ts).
  */
 export async function lstatIdentity(abs: string): Promise<StatIdentity | null> {
+  return (await lstatWithLinks(abs))?.id ?? null;
+}
+
+/** lstatIdentity, and how many names the file has (hard links): one look for both. */
+export async function lstatWithLinks(abs: string): Promise<{ id: StatIdentity; nlink: number } | null> {
   try {
     const st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
-    return st ? identityOf(st) : null;
+    return st ? { id: identityOf(st), nlink: Number(st.nlink) } : null;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
