@@ -21,7 +21,6 @@
  * Requests name a workspace by id; openWorkspace gives the id. Paths in requests are workspace-relative
  * ('/'-separated); absolute paths, `..` and routes out through symlinks are refused (E_PATH_OUTSIDE_WORKSPACE).
  */
-import { keepSyncfsHelper } from './engine/syncfsHelper';
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { readFile, rename } from 'node:fs/promises';
 import { basename, join, resolve as resolvePath } from 'node:path';
@@ -44,6 +43,7 @@ import { mkdirPrivate, openPrivateHome, writeFilePrivate } from './engine/privat
 import { resolveWorkspace } from './engine/workspace';
 import { visibleMessages, WorkspaceEngine } from './engine/workspaceEngine';
 import { newSessionId } from './engine/sessions/ids';
+import { keepSyncfsHelper } from './engine/syncfsHelper';
 import { resolveSide } from './usecases/compare';
 import { imageSides } from './usecases/images';
 import { openInEditor, type OpenPath } from './usecases/openInEditor';

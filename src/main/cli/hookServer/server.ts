@@ -8,7 +8,6 @@
  * (RETRACE_HOOK_SERVER_IDLE_MS, default 10 min), when its pid file or socket is removed or replaced, when its
  * data home disappears, and after declining a request of another build.
  */
-import { keepSyncfsHelper } from '../../engine/syncfsHelper';
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import type http from 'node:http';
 import net from 'node:net';
@@ -23,6 +22,7 @@ import { IdleWork } from './idleWork';
 import { ensureHttpConfig } from './httpConfig';
 import { listenHttpHooks } from './httpHooks';
 import { pidAlive } from '../../engine/pidAlive';
+import { keepSyncfsHelper } from '../../engine/syncfsHelper';
 import { ensurePrivateDir, hookServerPaths, socketPathFits, type HookServerPaths } from './paths';
 import { BUILD_ID, forwardedEnv, lineReader, type HookAnswer, type HookRequest } from './protocol';
 

@@ -17,8 +17,7 @@ import {
   sameStat,
   type Expectation,
 } from '../shadow/fileIdentity';
-import type { PlacedFile } from '../shadow/apply';
-import { changedError } from '../shadow/apply';
+import { changedError, type PlacedFile } from '../shadow/apply';
 import { foldCase } from '../shadow/caseInsensitive';
 
 /**
