@@ -367,7 +367,7 @@ describe('durability order: a file the attic gives back (attic.ts, issue 15)', (
     });
     expect(keptAt.size, restore.join('\n')).toBe(12);
     expect([...takenAt.keys()].sort(), undo.join('\n')).toEqual([...keptAt.keys()].sort());
-    return { root, restore, undo, keptAt, takenAt };
+    return { restore, undo, keptAt, takenAt };
   }
 
   it.skipIf(!hasStrace || !hasSyncfs)(
