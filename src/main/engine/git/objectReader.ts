@@ -27,6 +27,8 @@ interface Pending {
 export class ObjectReader {
   private buffer: Buffer = Buffer.alloc(0);
   private readonly pending: Pending[] = [];
+  /** Requests not yet written: sent together once this turn's code has asked for all it wants (flush). */
+  private outgoing: string[] = [];
   private failure: Error | null = null;
   /** The process ended (or was told to): a resident owner opens a new reader instead (residentReader.ts). */
   private ended = false;
@@ -98,12 +100,24 @@ export class ObjectReader {
     return new Promise((resolve, reject) => {
       if (this.resident && this.pending.length === 0) holdEventLoop(this.child, true);
       this.pending.push({ resolve, reject });
-      this.child.stdin.write(id + '\n');
+      if (this.outgoing.push(id) === 1) queueMicrotask(() => this.flush());
     });
+  }
+
+  /**
+   * One write for the requests of a turn: a restore asks for ~100 sizes at once, and each write to the pipe woke
+   * git on the other core (~15 µs of this thread apiece here, most of the pipe traffic of a 1,000-file restore).
+   */
+  private flush(): void {
+    if (this.outgoing.length === 0) return; // written by close already
+    const ids = this.outgoing;
+    this.outgoing = [];
+    this.child.stdin.write(ids.join('\n') + '\n');
   }
 
   close(): void {
     this.ended = true;
+    if (this.outgoing.length > 0) this.flush(); // asked before the close: still answered
     this.child.stdin.end();
   }
 

@@ -11,6 +11,7 @@ import { diffTreeFiles, diffTreeRaw } from './diffTree';
 import { diffTreesInProcess, withinPaths } from './treeDiff';
 import { gitEnv } from './env';
 import { FILE_CHANGES, RAW_CHANGES, ResidentDiffTree } from './residentDiffTree';
+import { ObjectReader } from './objectReader';
 import { ResidentReader } from './residentReader';
 import { GitRunner } from './runner';
 import { entryAtPath, peelTree } from './treeWalk';
@@ -233,6 +234,27 @@ describe('ResidentReader and the tree walk', () => {
     } finally {
       reader.close();
     }
+  });
+
+  it('sends the requests of one turn in one write, and answers those asked right before a close', async () => {
+    const repo = makeRepo();
+    const spec: Spec = {};
+    for (let i = 0; i < 60; i++) spec[`f${i}.txt`] = `${i}\n`.repeat(i + 1);
+    const tree = treeOf(repo, spec);
+    const ids = repo.run(['ls-tree', '-z', '--format=%(objectname)', tree]).split('\0').filter(Boolean);
+    const want = ids.map((id) => Number(repo.run(['cat-file', '-s', id]).trim()));
+    const reader = ObjectReader.open(repo.git, { check: true });
+    // Counted, still written: each write to the pipe wakes git, ~100 of them were most of a restore's pipe traffic.
+    const stdin = (reader as unknown as { child: { stdin: { write: (...a: unknown[]) => boolean } } }).child.stdin;
+    const write = stdin.write.bind(stdin);
+    let writes = 0;
+    stdin.write = (...a: unknown[]) => (writes++, write(...a));
+    expect((await Promise.all(ids.map((id) => reader.info(id)))).map((o) => o?.size)).toEqual(want);
+    expect(writes).toBe(1);
+    const last = Promise.all(ids.slice(0, 5).map((id) => reader.info(id)));
+    reader.close();
+    expect((await last).map((o) => o?.size)).toEqual(want.slice(0, 5));
+    expect(writes).toBe(2);
   });
 
   it('diffs trees in process, and through a resident diff-tree, exactly as diff-tree -r --no-renames does', async () => {

@@ -71,25 +71,28 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
   const placed = new Map<string, PlacedFile>();
   /**
    * The files this transaction replaces are kept there, and earlier ones taken back from there (attic.ts). Opened
-   * first (it only reads): what it holds is not read ahead (prepare.ts).
+   * while the first snapshot scans, before anything is read ahead: what it holds is not read (prepare.ts).
    */
-  const attic = t.codeTree && !t.dryRun ? Attic.open(ctx.ws.dir, ctx.ws.root, t.rid) : null;
+  let attic: Attic | null = null;
   if (t.codeTree) {
     for (let attempt = 1; ; attempt++) {
       const startedNs = nowNs();
+      // Not a dry run: the apply writes into the folder next, so the next snapshot's full scan is forced with this one.
+      const snapping = step('snapshot', () => shadow.snapshotTree({ beforeWrites: !t.dryRun }));
+      snapping.catch(() => {}); // awaited below, once the work beside it has started
+      // The scan's git process starts in the snapshot's first turns: the rest of this turn waits for it to be running.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (attempt === 1 && !t.dryRun) attic = Attic.open(ctx.ws.dir, ctx.ws.root, t.rid);
       // Prepared from the last snapshot's tree while this one scans (prepare.ts); taken if it names that tree.
       // A dry run only plans, ahead too.
       const aheadTo = attempt === 1 && typeof t.codeTree === 'string' ? t.codeTree : null;
       const aheadPlan = aheadTo && t.dryRun ? shadow.planAhead(aheadTo, t.paths) : null;
       const ahead =
         aheadTo && !t.dryRun ? prepareAhead({ ctx, shadow, startedNs, codeTree: aheadTo, attic, ...pathsOf(t) }) : null;
-      // Not a dry run: the apply writes into the folder next, so the next snapshot's full scan is forced with this one.
-      const snap = await step('snapshot', () => shadow.snapshotTree({ beforeWrites: !t.dryRun })).catch(
-        async (e: unknown) => {
-          await Promise.all([ahead, aheadPlan]); // nothing of this transaction runs on once it has ended
-          throw e;
-        },
-      );
+      const snap = await snapping.catch(async (e: unknown) => {
+        await Promise.all([ahead, aheadPlan]); // nothing of this transaction runs on once it has ended
+        throw e;
+      });
       if (typeof t.codeTree === 'function') codeTree = await t.codeTree(snap.tree);
       let prepared = ahead ? await ahead : null;
       if (prepared?.fromTree !== snap.tree) prepared = null;

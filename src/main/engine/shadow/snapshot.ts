@@ -3,7 +3,7 @@ import path from 'node:path';
 import { RetraceError } from '../../../shared/errors';
 import type { NotCaptured } from '../../../shared/model';
 import { GitError, toRetraceError } from '../git/errors';
-import { listIgnoredTracked, listWorkTreeChanges } from '../git/lsFiles';
+import { listIgnoredTracked, listWorkTreeChanges, type WorkTreeChanges } from '../git/lsFiles';
 import type { GitRunner } from '../git/runner';
 import { addToIndex, removeFromIndex, writeTree } from '../git/updateIndex';
 import { fastFirstAdd, indexIsEmpty, useFastFirst } from './fastFirstSnapshot';
@@ -90,6 +90,10 @@ export async function snapshot(ctx: SnapshotContext): Promise<SnapshotResult> {
   ctx.onProgress?.({ phase: 'scan', done: 0 });
   const scanStarted = Date.now();
   const priv = ctx.privateIndex;
+  // Without hints the scan is a full one whatever the scan state says: its git process starts first, and the
+  // state is read while git walks the folder (a restore's safety snapshot waited for it).
+  const fullAhead = priv || !ctx.hintPaths ? fullScan(git) : null;
+  fullAhead?.catch(() => {}); // its failure is thrown where it is awaited, below
   const scan = await step('scan-check', () => checkScan(git.gitDir, priv));
   // Warm path (engineer E, warmScope.ts + treeEdit.ts): with trusted hints, only those paths are looked at.
   const scope = priv ? null : warmScope(scan, ctx.hintPaths, scanStarted);
@@ -121,10 +125,7 @@ export async function snapshot(ctx: SnapshotContext): Promise<SnapshotResult> {
       return warm;
     }
   }
-  const changes = await step('full-scan', () => listWorkTreeChanges(git)).catch((e: unknown) => {
-    if (e instanceof GitError && e.kind === 'unreadable') throw new RetraceError('E_UNREADABLE', e.message);
-    throw e;
-  });
+  const changes = await (fullAhead ?? fullScan(git));
 
   // Few changes found: the index's tree edited at those paths, no staging, no write-tree (scanEdit.ts).
   if (ctx.editSmallScans) {
@@ -250,4 +251,12 @@ export async function snapshot(ctx: SnapshotContext): Promise<SnapshotResult> {
   const fullAt = ctx.beforeWrites ? 0 : scanStarted;
   if (!priv) await step('record', () => recordScan(git.gitDir, scan, false, fullAt, tree));
   return { tree, notCaptured, ...(ctx.syncLater ? { gitUnsynced: true as const } : {}) };
+}
+
+/** git's walk of the whole folder (lsFiles.ts); a folder it cannot read is E_UNREADABLE. */
+function fullScan(git: GitRunner): Promise<WorkTreeChanges> {
+  return step('full-scan', () => listWorkTreeChanges(git)).catch((e: unknown) => {
+    if (e instanceof GitError && e.kind === 'unreadable') throw new RetraceError('E_UNREADABLE', e.message);
+    throw e;
+  });
 }
