@@ -197,8 +197,8 @@ class ApplyRun {
       await this.mkdirs(entry.path);
       const taken = await attic.take(entry.path, entry.id, entry.mode === '100755');
       if (!taken) continue;
-      const written = lstatSync(taken.file, { bigint: true });
-      out.push({ entry, tmp: taken.file, file: true, written, reused: true, durable: taken.durable });
+      // As the staging compares it (inode, size, mtime: unchangedSinceWritten), the chmod of take changed nothing.
+      out.push({ entry, tmp: taken.file, file: true, written: taken.stat, reused: true, durable: taken.durable });
     }
     return out;
   }

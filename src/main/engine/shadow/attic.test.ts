@@ -127,6 +127,19 @@ describe('the attic: files a restore replaced, put back instead of written again
     expect(ino('a.txt')).not.toBe(before);
   });
 
+  it('a manifest changed on disk since this process wrote it is read again: what it no longer names is not put back', async () => {
+    const { ws, engine, at, ino, before, restore } = await restoredOnce();
+    const file = path.join(ws.dir, 'attic', restore.restore, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(manifest).sort()).toEqual(['a.txt', 'dir/b.txt']);
+    delete manifest['a.txt'];
+    writeFileSync(file, JSON.stringify(manifest));
+    await engine.undo();
+    expect(readFileSync(at('a.txt'), 'utf8')).toBe('a1\n');
+    expect(ino('a.txt')).not.toBe(before.a);
+    expect(ino('dir/b.txt')).toBe(before.b);
+  });
+
   it('what a killed transaction left in the attic (no manifest) is never put back, and the next one drops it', async () => {
     const { ws, engine, at, ino, before, restore, atticFolders } = await restoredOnce();
     // As a kill between keeping and the ledger line leaves it: the files kept, no manifest naming them.

@@ -11,12 +11,23 @@
  * not reused — it is looked at as I9 looks at a file before replacing it (fileIdentity.ts) — and the folders of
  * earlier transactions are dropped by the next one.
  */
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type BigIntStats,
+} from 'node:fs';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../privateFs';
 import {
+  identityOf,
   loadStat,
-  lstatIdentity,
   nowNs,
   stillAsExpected,
   storeStat,
@@ -126,14 +137,24 @@ export class Attic {
    * into place instead of a new file, and whether its content is on disk already; null when there is none or it
    * changed since it was kept.
    */
-  async take(rel: string, blob: string, exec: boolean): Promise<{ file: string; durable: boolean } | null> {
+  async take(
+    rel: string,
+    blob: string,
+    exec: boolean,
+  ): Promise<{ file: string; durable: boolean; stat: BigIntStats } | null> {
     const found = this.earlier.get(rel);
     if (!found || found.record.blob !== blob) return null;
     const file = path.join(this.dir, found.rid, found.record.name);
     const r = found.record;
     if (((r.perm & 0o111) !== 0) !== exec) return null;
-    const now = await lstatIdentity(file).catch(() => null);
-    if (!now || now.type !== 'file') return null;
+    let stat: BigIntStats | undefined;
+    try {
+      stat = lstatSync(file, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      return null;
+    }
+    const now = stat ? identityOf(stat) : null;
+    if (!stat || !now || now.type !== 'file') return null;
     const expect: Expectation = { blob, stat: loadStat(r.stat), seenAtNs: BigInt(r.seenAtNs) };
     // Kept by a rename of ours, which moved its ctime: a write since moves its mtime (or, in doubt, its content).
     if (!(await stillAsExpected(file, now, expect, { ignoreCtime: true }))) return null;
@@ -144,8 +165,9 @@ export class Attic {
     }
     this.earlier.delete(rel);
     this.reusedFrom.add(found.rid);
-    // Unchanged since it was kept (above), so a syncfs since then covers what it holds now.
-    return { file, durable: r.durable === true };
+    // Unchanged since it was kept (above), so a syncfs since then covers what it holds now. Its stat data as seen
+    // before the chmod, which moved only its mode and ctime.
+    return { file, durable: r.durable === true, stat };
   }
 
   /**
@@ -155,8 +177,11 @@ export class Attic {
   finish(): void {
     const own = path.join(this.dir, this.rid);
     try {
-      if (this.kept.size > 0)
-        writeFileSync(path.join(own, MANIFEST), JSON.stringify(Object.fromEntries(this.kept)), { mode: 0o600 });
+      if (this.kept.size > 0) {
+        const file = path.join(own, MANIFEST);
+        writeFileSync(file, JSON.stringify(Object.fromEntries(this.kept)), { mode: 0o600 });
+        remember(file, [...this.kept]);
+      }
       for (const other of listFolders(this.dir))
         if (other !== this.rid && !this.reusedFrom.has(other))
           rmSync(path.join(this.dir, other), { recursive: true, force: true });
@@ -181,9 +206,33 @@ function listFolders(dir: string): string[] {
   }
 }
 
+/**
+ * Manifests this process wrote or read, with the stat data the file had then: the next transaction (an undo right
+ * after its restore) reads the one the last wrote with one stat instead of parsing it again. Bounded: only the newest.
+ */
+const manifests = new Map<string, { seen: string; records: [string, KeptRecord][] }>();
+const MANIFESTS_REMEMBERED = 8;
+
+function manifestStat(file: string): string | null {
+  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : null;
+}
+
+function remember(file: string, records: [string, KeptRecord][]): void {
+  const seen = manifestStat(file);
+  manifests.delete(file);
+  if (seen) manifests.set(file, { seen, records });
+  for (const old of manifests.keys()) if (manifests.size > MANIFESTS_REMEMBERED) manifests.delete(old);
+}
+
 function readManifest(folder: string): [string, KeptRecord][] {
+  const file = path.join(folder, MANIFEST);
   try {
-    return Object.entries(JSON.parse(readFileSync(path.join(folder, MANIFEST), 'utf8')) as Record<string, KeptRecord>);
+    const known = manifests.get(file);
+    if (known && known.seen === manifestStat(file)) return known.records;
+    const records = Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, KeptRecord>);
+    remember(file, records);
+    return records;
   } catch {
     return []; // none (a transaction that kept nothing, or was killed): its files are never reused, only dropped
   }

@@ -74,7 +74,7 @@ export async function planRestore(
       steps.push({ path: r.path, action: 'delete', ...was });
       continue;
     }
-    const blocked = await whyBlocked(root, r.path, ZERO.test(r.oldMode), deleted, folders);
+    const blocked = await whyBlocked(root, r.path, ZERO.test(r.oldMode), deleted, folders, BLOB_MODES.has(r.oldMode));
     if (blocked) skipped.push({ path: r.path, reason: blocked });
     else steps.push({ path: r.path, action: 'write', mode: r.newMode, blob: r.newId, ...was });
   }
@@ -164,6 +164,9 @@ function entriesOf(raw: readonly RawChange[]): TreeEntry[] {
   return entries;
 }
 
+/** Tree modes of a file or a symlink. */
+const BLOB_MODES = new Set(['100644', '100755', '120000']);
+
 /** What a plan found at a parent folder's path: many of its paths share their parents. */
 type FolderLook = 'folder' | 'absent' | 'other';
 
@@ -173,6 +176,8 @@ async function whyBlocked(
   isNew: boolean,
   deleted: (p: string) => boolean,
   folders: Map<string, FolderLook>,
+  /** fromTree, the snapshot just taken, has a file or symlink there: nothing uncaptured can be in the way. */
+  wasBlob = false,
 ): Promise<string | null> {
   for (const parent of parentsOf(rel)) {
     let look = folders.get(parent);
@@ -186,6 +191,8 @@ async function whyBlocked(
     if (deleted(parent)) return null; // a checkpointed file or link that the restore removes first
     return `${parent} on disk is not a folder and is not checkpointed`;
   }
+  // A change since the snapshot is the write's to find: it checks the path once more (apply.ts, I9).
+  if (wasBlob) return null;
   const st = await lstatOrNull(path.join(root, rel));
   if (!st) return null;
   if (st.isDirectory()) {
