@@ -64,7 +64,9 @@ function runsFor(files: number, op: Operation, method: string): number {
   // ~20–80 s each at 100k files on a busy 2-core machine: 2 timed runs after the warm-up.
   if (files >= 100_000 && op === 'first-checkpoint') return 2;
   // Small trees: operations of 10–50 ms, where one busy moment of the machine moved a median of 5 by 15–30%
-  // (1k cold incremental: 1.11x, 1.23x and 1.79x in runs with no code change between). 11 cost seconds.
+  // (1k cold incremental: 1.11x, 1.23x and 1.79x in runs with no code change between). 11 cost seconds; at 1k
+  // files 31 (a median of 11 of the restore still moved by a fifth between runs of the same code, 2026-12-06).
+  if (files <= 1_000) return 31;
   if (files <= 10_000) return 11;
   return 5;
 }
@@ -591,7 +593,7 @@ async function main(): Promise<void> {
       runsNote: [
         QUICK
           ? '--quick: 3 timed runs per operation after one warm-up (first checkpoint: 2, copy: 1); file sizes ×0.25.'
-          : '11 timed runs per operation after one warm-up up to 10k files, 5 at 100k; there first-checkpoint uses 2 (each costs tens of seconds; the warm-up makes a third); the copy method uses 3, and at 100k files 1 run with no separate warm-up (that run is also its RSS probe).',
+          : '31 timed runs per operation after one warm-up at 1k files, 11 at 10k, 5 at 100k; there first-checkpoint uses 2 (each costs tens of seconds; the warm-up makes a third); the copy method uses 3, and at 100k files 1 run with no separate warm-up (that run is also its RSS probe).',
         'Warm-up: the RSS probe (for Retrace in a process of its own, bench/probe.ts), then one more untimed call in the measuring process wherever 3 or more runs are timed, for every method alike (since 2026-12-06 19:30: before, Retrace’s first timed call of each operation was the first in its process).',
         'Restore and undo alternate (restore 10 checkpoints back, then undo it).',
       ],
