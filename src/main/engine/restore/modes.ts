@@ -4,10 +4,11 @@
  * included — are kept beside its safety checkpoint (<ws.dir>/restores/<rid>.modes.json, written before the
  * journal). Undo and rollback put them back: folders that existed are made again, bits are set again.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { mkdirPrivate, PRIVATE_FILE_MODE } from '../privateFs';
+import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../privateFs';
 import { writeNewFile } from '../shadow/atomicWrite';
+import type { PlacedFile } from '../shadow/apply';
 import { lstatIdentity, type StatIdentity } from '../shadow/fileIdentity';
 
 export interface ModeRecord {
@@ -76,14 +77,15 @@ export async function writeModes(
   rec: ModeRecord,
 ): Promise<{ files: string[]; dirs: string[] }> {
   const file = fileOf(wsDir, rid);
-  await mkdirPrivate(path.dirname(file));
+  // In plain system calls, as the file itself is written: two thread-pool round trips cost more than the calls.
+  mkdirPrivateSync(path.dirname(file));
   await writeNewFile(file, Buffer.from(JSON.stringify(rec)), PRIVATE_FILE_MODE, true, { sync: false });
   return { files: [file], dirs: [path.dirname(file)] };
 }
 
 export async function loadModes(wsDir: string, rid: string): Promise<ModeRecord | null> {
   try {
-    return JSON.parse(await fs.readFile(fileOf(wsDir, rid), 'utf8')) as ModeRecord;
+    return JSON.parse(readFileSync(fileOf(wsDir, rid), 'utf8')) as ModeRecord; // small: one call, no round trips
   } catch {
     return null; // restores made before modes were kept: git's 644/755 is all there is
   }
@@ -93,7 +95,12 @@ export async function loadModes(wsDir: string, rid: string): Promise<ModeRecord 
  * After the files of `rec`'s restore are back: folders that existed then exist again (shallowest first), with
  * their bits; files this run wrote get their exact bits. Paths that are something else now are left alone.
  */
-export async function reapplyModes(root: string, rec: ModeRecord, written: readonly string[]): Promise<void> {
+export async function reapplyModes(
+  root: string,
+  rec: ModeRecord,
+  written: readonly string[],
+  placed?: ReadonlyMap<string, PlacedFile>,
+): Promise<void> {
   const dirs = Object.keys(rec.dirs).sort((a, b) => a.split('/').length - b.split('/').length);
   for (const rel of dirs) {
     const abs = path.join(root, rel);
@@ -105,6 +112,10 @@ export async function reapplyModes(root: string, rec: ModeRecord, written: reado
   for (const rel of written) {
     const mode = rec.files[rel];
     if (mode === undefined) continue;
+    // Put in place with these very bits (an attic file goes back with its own, a written one with what it
+    // replaced): nothing to look at again.
+    const put = placed?.get(rel)?.placed;
+    if (put && Number(put.mode & 0o7777n) === mode) continue;
     const abs = path.join(root, rel);
     const st = await lstatIdentity(abs);
     if (st?.type === 'file' && (st.mode & 0o7777) !== mode) await fs.chmod(abs, mode);

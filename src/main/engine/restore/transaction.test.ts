@@ -224,6 +224,18 @@ describe('I11: exact permission bits and folders through restore and undo', () =
     expect(mode(at('keys/id'))).toBe('600');
   });
 
+  it('a 0600 file the undo must write anew (hard-linked, so not kept by the restore) comes back as 0600', async () => {
+    const { engine, hash, at } = await setup({ 'a.txt': 'a\n' });
+    writeFileSync(at('id'), 'private\n', { mode: 0o600 });
+    chmodSync(at('id'), 0o600);
+    linkSync(at('id'), path.join(tempDir('retrace-link-'), 'id'));
+    await engine.restore({ target: hash, mode: 'code' });
+    expect(existsSync(at('id'))).toBe(false);
+    await engine.undo();
+    expect(readFileSync(at('id'), 'utf8')).toBe('private\n');
+    expect(mode(at('id'))).toBe('600');
+  });
+
   it('undo keeps an empty folder that existed before the restore', async () => {
     const { engine, at } = await setup({ 'a.txt': 'a\n', 'box/x.txt': 'x\n' });
     const withX = (await engine.checkpoint()).hash!;

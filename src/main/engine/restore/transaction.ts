@@ -187,7 +187,7 @@ export async function transact(ctx: WorkspaceContext, t: Transaction): Promise<T
       changed = await step('apply', () => shadow.applyPaths(codeTree, planned, { ...opts, ...alongside }));
       // An undo puts back the exact bits and the folders the undone restore found (git knows only 644/755).
       const modes = t.undoOf ? await loadModes(ctx.ws.dir, t.undoOf) : null;
-      if (modes) await step('reapplyModes', () => reapplyModes(ctx.ws.root, modes, changed));
+      if (modes) await step('reapplyModes', () => reapplyModes(ctx.ws.root, modes, changed, placed));
     }
     fault('restore:after-apply');
     if (conversation)
