@@ -6,15 +6,14 @@
  *
  *   npx tsx bench/restoreProfile.ts --files 1000 --runs 7 [--ab RETRACE_FAST_PATHS=0] [--cpu-prof FILE]
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import os from 'node:os';
 import { traceSteps } from '../src/main/engine/stepTrace';
-import { syncFileSystemsOf } from '../src/main/engine/syncFs';
 import { applyEdits } from './generate';
 import { sideBySide } from './sideBySide';
 import { arg } from './args';
+import { settleDisk } from './settleDisk';
 import { median } from './stats';
 
 const FILES = Number(arg('--files', '1000'));
@@ -38,11 +37,7 @@ async function main(): Promise<void> {
   }
   const target = hashes[0]!;
   // Untimed, after each raw git run: git leaves the 1,000 files checkout-index rewrote unsynced, and the restore that
-  // follows would pay for flushing them in its own syncs (the full bench runs each method's restores apart).
-  // One syncfs, as the engine syncs (syncFs.ts); a plain sync where that is not trusted.
-  const settleDisk = async (): Promise<void> => {
-    if (!(await syncFileSystemsOf([dir]))) execFileSync('sync');
-  };
+  // follows would pay for flushing them in its own syncs (settleDisk.ts).
   const times: Record<string, number[]> = { restore: [], undo: [], 'git-restore': [], 'git-undo': [] };
   const steps: Record<string, Record<string, number[]>> = { restore: {}, undo: {} };
   const cpu: Record<string, { own: number[]; children: number[] }> = {};
@@ -83,13 +78,13 @@ async function main(): Promise<void> {
       git('read-tree', '-m', '-u', gitCommits[0]!);
       git('checkout-index', '-a', '-f');
     });
-    await settleDisk();
+    await settleDisk(dir);
     const rs = await timed(varied ? `restore${other}` : 'restore', () => client.restore(target));
     await timed('git-undo', () => {
       git('read-tree', '-m', '-u', head);
       git('checkout-index', '-a', '-f');
     });
-    await settleDisk();
+    await settleDisk(dir);
     const us = await timed(varied ? `undo${other}` : 'undo', () => client.undo());
     for (const [op, s] of [
       [varied ? `restore${other}` : 'restore', rs],

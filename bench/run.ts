@@ -28,6 +28,7 @@ import type { RetraceMethod } from './methods/retrace';
 import type { BenchMethod, MethodName, Operation } from './methods/types';
 import { benchImports, importMarkdown, type ImportRow } from './importRows';
 import { cpuMs, measurePeak, run } from './proc';
+import { settleDisk } from './settleDisk';
 import { describeCounts, takeCounts, type ProcessCounts } from './processCount';
 import { renderMarkdown, type ReportNotes } from './report';
 import { judgeTargets } from './targets';
@@ -526,11 +527,15 @@ async function main(): Promise<void> {
       const phases = methods.map((m) => benchPhases(m, tree, rec));
       for (let i = 0; i < phases[0]!.length; i++) {
         log(`${files} files: phase ${i + 1} of ${phases[0]!.length}`);
-        for (const list of phases) await list[i]!();
+        for (const list of phases) {
+          await settleDisk(dir); // the last method's unsynced writes are not this one's to flush
+          await list[i]!();
+        }
       }
       for (const m of methods) {
         if (m.name === 'retrace') {
           const r = m as RetraceMethod;
+          await settleDisk(dir); // the copy method's last restore left the whole tree's copy unsynced
           if (wanted('hook')) await benchHook(r, tree, rec, mode);
           if (mode === 'hook' && (wanted('hook') || wanted('hook-http') || wanted('hook-command'))) {
             for (const h of await benchHookModes({ repo: REPO, root: r.root, dataHome: r.dataHome, tree, log })) {
@@ -596,6 +601,7 @@ async function main(): Promise<void> {
           : '31 timed runs per operation after one warm-up at 1k files, 11 at 10k, 5 at 100k; there first-checkpoint uses 2 (each costs tens of seconds; the warm-up makes a third); the copy method uses 3, and at 100k files 1 run with no separate warm-up (that run is also its RSS probe).',
         'Warm-up: the RSS probe (for Retrace in a process of its own, bench/probe.ts), then one more untimed call in the measuring process wherever 3 or more runs are timed, for every method alike (since 2026-12-06 19:30: before, Retrace’s first timed call of each operation was the first in its process).',
         'Restore and undo alternate (restore 10 checkpoints back, then undo it).',
+        'Before each method’s phase and before the hook rows, one untimed syncfs of the run’s file system (bench/settleDisk.ts, since 2026-12-06 23:30): no method pays for flushing what the one before it left unsynced (the copy method’s 100k restore leaves half a gigabyte).',
       ],
       sizesMb,
       hookMode:
