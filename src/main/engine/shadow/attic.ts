@@ -153,8 +153,9 @@ export class Attic {
     } catch {
       return null;
     }
-    const now = stat ? identityOf(stat) : null;
-    if (!stat || !now || now.type !== 'file') return null;
+    if (!stat) return null;
+    const now = identityOf(stat);
+    if (now.type !== 'file') return null;
     const expect: Expectation = { blob, stat: loadStat(r.stat), seenAtNs: BigInt(r.seenAtNs) };
     // Kept by a rename of ours, which moved its ctime: a write since moves its mtime (or, in doubt, its content).
     if (!(await stillAsExpected(file, now, expect, { ignoreCtime: true }))) return null;
