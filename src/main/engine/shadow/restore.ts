@@ -74,7 +74,7 @@ export async function planRestore(
       steps.push({ path: r.path, action: 'delete', ...was });
       continue;
     }
-    const blocked = await whyBlocked(root, r.path, ZERO.test(r.oldMode), deleted, folders, BLOB_MODES.has(r.oldMode));
+    const blocked = await whyBlocked(root, r.path, r.oldMode, deleted, folders);
     if (blocked) skipped.push({ path: r.path, reason: blocked });
     else steps.push({ path: r.path, action: 'write', mode: r.newMode, blob: r.newId, ...was });
   }
@@ -173,11 +173,10 @@ type FolderLook = 'folder' | 'absent' | 'other';
 async function whyBlocked(
   root: string,
   rel: string,
-  isNew: boolean,
+  /** The path's mode in fromTree, the snapshot just taken (ZERO: not in it). */
+  oldMode: string,
   deleted: (p: string) => boolean,
   folders: Map<string, FolderLook>,
-  /** fromTree, the snapshot just taken, has a file or symlink there: nothing uncaptured can be in the way. */
-  wasBlob = false,
 ): Promise<string | null> {
   for (const parent of parentsOf(rel)) {
     let look = folders.get(parent);
@@ -191,8 +190,9 @@ async function whyBlocked(
     if (deleted(parent)) return null; // a checkpointed file or link that the restore removes first
     return `${parent} on disk is not a folder and is not checkpointed`;
   }
-  // A change since the snapshot is the write's to find: it checks the path once more (apply.ts, I9).
-  if (wasBlob) return null;
+  // A file or symlink there in the snapshot: nothing uncaptured was in the way, and a change since is the write's to
+  // find (it checks the path once more, apply.ts, I9).
+  if (BLOB_MODES.has(oldMode)) return null;
   const st = await lstatOrNull(path.join(root, rel));
   if (!st) return null;
   if (st.isDirectory()) {
@@ -200,7 +200,7 @@ async function whyBlocked(
     const stray = await firstUncaptured(root, rel, deleted);
     return stray ? `folder ${rel} holds ${stray}, which is not checkpointed` : null;
   }
-  if (isNew && !deleted(rel))
+  if (ZERO.test(oldMode) && !deleted(rel))
     return 'exists on disk but is not checkpointed (excluded by the ignore rules, or too large)';
   return null;
 }
